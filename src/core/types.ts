@@ -1,0 +1,159 @@
+/**
+ * Plain data types of the evaluation core. Everything here is serialisable
+ * and free of I/O: adapters gather facts, the core decides.
+ *
+ * @module
+ */
+
+/** The three answers policyd gives. */
+export type Verdict = "ALLOWED" | "DENIED" | "PROVISIONALLY_ALLOWED";
+
+/** Statuses a registry rule may carry (SPEC §5). */
+export const REGISTRY_STATUSES = [
+  "preferred",
+  "approved",
+  "version-constrained",
+  "deprecated",
+  "banned",
+] as const;
+
+/** A registry rule status. */
+export type RegistryStatus = typeof REGISTRY_STATUSES[number];
+
+/** Why a package was denied. Scanner alerts use `DENIAL_CVE_ALERT`. */
+export type DenialCategory =
+  | "DENIAL_BANNED"
+  | "DENIAL_DEPRECATED"
+  | "DENIAL_VERSION_CONSTRAINT"
+  | "DENIAL_CVE"
+  | "DENIAL_LICENSE"
+  | "DENIAL_LICENSE_UNKNOWN";
+
+/** One package rule of the registry, name already PEP 503-normalised. */
+export interface PackageRule {
+  name: string;
+  status: RegistryStatus;
+  reason?: string;
+  replacement?: string;
+  min_version?: string;
+  max_version?: string;
+}
+
+/** What to do with a package whose license cannot be determined. */
+export type UnknownLicensePolicy = "allow" | "provisional" | "deny";
+
+/** Which vulnerabilities count for an evaluation without a version. */
+export type UnversionedCveScope = "latest" | "any";
+
+/** Global policies of the registry. */
+export interface Policies {
+  cve_threshold: number;
+  block_on_cve: boolean;
+  unversioned_cve_scope: UnversionedCveScope;
+  licenses: { allowed: string[]; denied: string[] };
+  unknown_license_policy: UnknownLicensePolicy;
+}
+
+/** The compiled registry: validated, normalised, sorted by name. */
+export interface CompiledRegistry {
+  version: string;
+  compiled_at: string;
+  policies: Policies;
+  packages: PackageRule[];
+}
+
+/**
+ * An immutable view of one compiled registry with an index by name.
+ * Reload swaps the whole snapshot; evaluations hold on to the one they began with.
+ */
+export interface RegistrySnapshot {
+  readonly registry: CompiledRegistry;
+  readonly byName: ReadonlyMap<string, PackageRule>;
+  /** Content hash of the source document, used to detect "unchanged". */
+  readonly contentHash: string;
+}
+
+/** One ECOSYSTEM range of an OSV `affected` entry, events in order. */
+export interface AffectedRange {
+  events: Array<{ introduced?: string; fixed?: string; last_affected?: string; limit?: string }>;
+}
+
+/** Versions a vulnerability affects for one package (from OSV `affected`). */
+export interface AffectedVersions {
+  versions: string[];
+  ranges: AffectedRange[];
+}
+
+/**
+ * One vulnerability after alias merging: `id` is the reported identifier
+ * (the CVE alias when there is one, else the GHSA id, else the record id).
+ */
+export interface Vulnerability {
+  id: string;
+  /** Every record id and alias merged into this entry. */
+  aliases: string[];
+  /** Highest CVSS base score among the merged records; null when none could be computed. */
+  score: number | null;
+  summary?: string;
+  /** The package's affected versions, used to scope version-less lookups. */
+  affected: AffectedVersions[];
+}
+
+/** Result of a vulnerability lookup: data, or a note that none could be had. */
+export type VulnerabilityFacts =
+  | { status: "ok"; vulnerabilities: Vulnerability[] }
+  | { status: "unavailable"; detail: string };
+
+/** Result of a license lookup from the package index. */
+export type LicenseFacts =
+  | {
+    status: "ok";
+    /** SPDX id or expression, or `UNKNOWN`. */
+    license: string;
+    /** The exact string the license was taken from; null when there was none. */
+    license_raw: string | null;
+    latest_version: string | null;
+  }
+  | { status: "unavailable"; detail: string };
+
+/** Facts gathered by adapters before the core decides. */
+export interface EvaluationFacts {
+  vulnerabilities: VulnerabilityFacts | null;
+  license: LicenseFacts | null;
+}
+
+/** What is being evaluated: a normalised name and an optional PEP 440 version. */
+export interface EvaluationRequest {
+  name: string;
+  version: string | null;
+}
+
+/** One vulnerability as reported in an evaluation. */
+export interface ReportedCve {
+  id: string;
+  score: number | null;
+  aliases: string[];
+  summary?: string;
+}
+
+/** The decision of the core (SPEC §7 Evaluation minus the audit fields). */
+export interface Decision {
+  package: string;
+  version: string | null;
+  verdict: Verdict;
+  reason: string;
+  denial_category: DenialCategory | null;
+  registry_status: RegistryStatus | null;
+  replacement: string | null;
+  license: string | null;
+  license_raw: string | null;
+  latest_version: string | null;
+  cves: ReportedCve[];
+  max_cvss: number | null;
+}
+
+/** A decision as returned by the API: with the registry version and audit id. */
+export interface Evaluation extends Decision {
+  registry_version: string;
+  audit_id: number;
+}

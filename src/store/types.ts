@@ -1,0 +1,151 @@
+/**
+ * Storage interfaces of the audit log and the approval requests. SQLite
+ * (`sqlite.ts`) is the implementation shipped; a PostgreSQL store for
+ * multi-instance deployments implements the same interfaces.
+ *
+ * @module
+ */
+import type { DenialCategory, RegistryStatus, Verdict } from "../core/types.ts";
+
+/** Call sources a client may declare with `X-Policy-Source`. */
+export const CALL_SOURCES = ["check", "hook", "precommit", "audit", "api"] as const;
+
+/** Where a call came from. */
+export type CallSource = typeof CALL_SOURCES[number];
+
+/** Verdict column values: evaluation verdicts plus scanner alerts. */
+export type AuditVerdict = Verdict | "CVE_ALERT";
+
+/** Denial category column values: evaluation categories plus scanner alerts. */
+export type AuditCategory = DenialCategory | "DENIAL_CVE_ALERT";
+
+/** An audit row before it is stored. */
+export interface NewAuditRow {
+  package: string;
+  version: string | null;
+  license: string | null;
+  verdict: AuditVerdict;
+  project: string;
+  requester: string;
+  agent_model: string | null;
+  agent_version: string | null;
+  source: string;
+  denial_category: AuditCategory | null;
+  cve_ids: string[];
+  max_cvss: number | null;
+  registry_status: RegistryStatus | null;
+  registry_version: string | null;
+  license_raw: string | null;
+  reason: string;
+}
+
+/** An audit row as stored (SPEC §8). `ts` is an ISO-8601 UTC timestamp. */
+export interface AuditRow extends NewAuditRow {
+  id: number;
+  ts: string;
+}
+
+/** Filter of audit queries; every field narrows the set. */
+export interface AuditFilter {
+  /** Inclusive lower bound on `ts` (ISO-8601). */
+  since?: string;
+  project?: string;
+  package?: string;
+  verdicts?: AuditVerdict[];
+  categories?: AuditCategory[];
+  /** Keep only rows whose license equals this value. */
+  license?: string;
+  /** Keep only rows with a non-null license. */
+  hasLicense?: boolean;
+  packages?: string[];
+}
+
+/** Columns audit rows can be grouped by. */
+export type AuditGroupKey =
+  | "package"
+  | "project"
+  | "license"
+  | "verdict"
+  | "agent_model"
+  | "agent_version"
+  | "source";
+
+/** One group of an audit aggregation. */
+export interface AuditGroup {
+  /** The group's values, keyed by the grouping columns. */
+  keys: Partial<Record<AuditGroupKey, string | null>>;
+  count: number;
+  max_cvss: number | null;
+  last_ts: string;
+  /** Distinct projects of the group's rows, sorted. */
+  projects: string[];
+  /** Distinct CVE ids of the group's rows, sorted. */
+  cve_ids: string[];
+}
+
+/** Append-only audit log with the queries reports and the pending queue need. */
+export interface AuditStore {
+  /** Commits one row and returns it with its id and timestamp. */
+  insert(row: NewAuditRow): Promise<AuditRow>;
+  /** Commits many rows in one transaction, in order. */
+  insertMany(rows: NewAuditRow[]): Promise<AuditRow[]>;
+  /** Rows matching the filter, newest first. */
+  list(filter: AuditFilter, limit: number): Promise<AuditRow[]>;
+  /** Row counts and rollups per group, largest count first. */
+  group(filter: AuditFilter, by: AuditGroupKey[]): Promise<AuditGroup[]>;
+  /** The newest scanner alert of a package, if any. */
+  lastAlert(pkg: string): Promise<AuditRow | undefined>;
+}
+
+/** Statuses of an approval request. */
+export type ApprovalStatus = "PENDING_REVIEW" | "APPROVED";
+
+/** An approval request before it is stored. */
+export interface NewApprovalRequest {
+  package: string;
+  version: string | null;
+  project: string;
+  requester: string;
+  rationale: string;
+  agent_model: string | null;
+  agent_version: string | null;
+}
+
+/** An approval request as stored (SPEC §8). */
+export interface ApprovalRequest extends NewApprovalRequest {
+  id: number;
+  status: ApprovalStatus;
+  created_at: string;
+  decided_at: string | null;
+  /** Outcome of the proposer fired for this request, once known. */
+  proposal_status: string | null;
+  proposal_detail: string | null;
+}
+
+/** Filter of approval request listings. */
+export interface ApprovalFilter {
+  /** Omit for every project. */
+  project?: string;
+  /** Omit for every status. */
+  status?: ApprovalStatus;
+  package?: string;
+}
+
+/** Durable approval requests. */
+export interface ApprovalStore {
+  create(request: NewApprovalRequest): Promise<ApprovalRequest>;
+  list(filter: ApprovalFilter): Promise<ApprovalRequest[]>;
+  /** Flips every PENDING_REVIEW request of these packages to APPROVED; returns how many. */
+  approvePackages(packages: string[], decidedAt: string): Promise<number>;
+  /** Records what the proposer said about a request. */
+  recordProposal(id: number, status: string, detail: string): Promise<void>;
+}
+
+/** The whole store: audit log, approval requests and lifecycle. */
+export interface Store {
+  readonly audit: AuditStore;
+  readonly approvals: ApprovalStore;
+  /** Whether the database answers; `/health` turns `false` into 503. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
