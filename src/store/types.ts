@@ -68,7 +68,11 @@ export type AuditGroupKey =
   | "verdict"
   | "agent_model"
   | "agent_version"
-  | "source";
+  | "source"
+  /** CVSS band of `max_cvss` (critical, high, medium, low, unknown). */
+  | "severity"
+  /** One group per CVE id listed in `cve_ids` (a row counts once per id). */
+  | "cve";
 
 /** One group of an audit aggregation. */
 export interface AuditGroup {

@@ -1,0 +1,174 @@
+/**
+ * `policy`, the policyd client: builds the command line with commander and
+ * maps every outcome to an exit code in one place. Only this file touches
+ * the process (argv, stdin, exit); everything else receives an {@link Io}.
+ *
+ * @module
+ */
+
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ClientError, EXIT, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
+import type { Io } from "./policy/io.ts";
+import { check } from "./policy/commands/check.ts";
+import { requestApproval } from "./policy/commands/request_approval.ts";
+import { audit } from "./policy/commands/audit.ts";
+import { status } from "./policy/commands/status.ts";
+import { precommit } from "./policy/commands/precommit.ts";
+import { hook } from "./policy/commands/hook.ts";
+import { init } from "./policy/commands/init.ts";
+import { uninstall } from "./policy/commands/uninstall.ts";
+
+/** Version of the client. */
+export const CLIENT_VERSION = "0.1.0";
+
+function url(value: string): string {
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol === "http:" || parsed.protocol === "https:") return value.replace(/\/+$/, "");
+  } catch {
+    // reported below
+  }
+  throw new InvalidArgumentError("expected an http(s) URL");
+}
+
+function agentFlags(command: Command): Command {
+  return command
+    .option("--agent-model <model>", "agent model sent as X-Policy-Agent-Model (env POLICY_AGENT_MODEL)")
+    .option("--agent-version <version>", "agent version sent as X-Policy-Agent-Version (env POLICY_AGENT_VERSION)");
+}
+
+function buildProgram(io: Io, setCode: (code: number) => void): Command {
+  const program = new Command("policy")
+    .description("Client of policyd, the dependency policy service for Python packages.")
+    .version(CLIENT_VERSION, "-V, --cli-version", "print the client version")
+    .enablePositionalOptions()
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderr(s),
+      outputError: () => {}, // run() prints one line itself
+    });
+
+  program.command("init")
+    .description("write .policy.toml and install the pre-commit and Claude Code hooks")
+    .option("-y, --yes", "do not ask for confirmation", false)
+    .option("--server-url <url>", "policyd base URL", url)
+    .option("--project <name>", "project name")
+    .addOption(new Option("--mode <mode>", "client mode").choices(["single-user", "org"]))
+    .option("--no-claude-hooks", "do not install the Claude Code hooks")
+    .option("--no-precommit", "do not install the git pre-commit hook")
+    .option("--no-claude-md", "do not add the CLAUDE.md section")
+    .action(async (o) => setCode(await init(o, io)));
+
+  agentFlags(
+    program.command("check")
+      .description("evaluate one package: exit 0 allowed, 1 provisional, 2 denied")
+      .argument("<package>", "package name (PEP 508 name, may be name==1.2)")
+      .option("--version <version>", "version to evaluate")
+      .option("--json", "print the evaluation as JSON", false),
+  ).action(async (pkg: string, o) => setCode(await check({ ...o, package: pkg }, io)));
+
+  agentFlags(
+    program.command("request-approval")
+      .description("ask the operators to review a package")
+      .argument("<package>", "package name")
+      .requiredOption("--rationale <text>", "why the package is needed")
+      .option("--version <version>", "version concerned")
+      .option("--json", "print the receipt as JSON", false),
+  ).action(async (pkg: string, o) => setCode(await requestApproval({ ...o, package: pkg }, io)));
+
+  agentFlags(
+    program.command("audit")
+      .description("evaluate every runtime dependency of pyproject.toml")
+      .option("--json", "print the results as JSON", false),
+  ).action(async (o) => setCode(await audit(o, io)));
+
+  program.command("status")
+    .description("one-screen report: server, hooks, approvals, CVE denials, dependencies")
+    .option("--json", "print {sections:[{name, flag, detail}]}", false)
+    .action(async (o) => setCode(await status(o, io)));
+
+  program.command("precommit")
+    .description("check the staged pyproject.toml (run by the git pre-commit hook)")
+    .action(async () => setCode(await precommit(io)));
+
+  program.command("hook")
+    .description("handle one Claude Code hook event from standard input")
+    .action(async () => setCode(await hook(io)));
+
+  program.command("uninstall")
+    .description("remove the hooks, the shim and the CLAUDE.md section; keep .policy.toml")
+    .action(async () => setCode(await uninstall(io)));
+
+  return program;
+}
+
+/**
+ * Runs the client with `args` (without the program name) and returns the
+ * exit code. Never throws and never exits the process.
+ */
+export async function run(args: string[], io: Io): Promise<number> {
+  let code: number = EXIT.OK;
+  const program = buildProgram(io, (c) => code = c);
+  if (args.length === 0) {
+    io.stderr(program.helpInformation());
+    return EXIT.USAGE;
+  }
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return EXIT.OK; // --help, --cli-version
+      if (error.code === "commander.help" || error.code === "commander.executeSubCommandAsync") {
+        return EXIT.USAGE;
+      }
+      io.stderr(`policy: ${oneLine(error.message.replace(/^error: /, ""))}\n`);
+      return EXIT.USAGE;
+    }
+    const message = error instanceof ClientError
+      ? error.message
+      : `internal error: ${(error as Error)?.message ?? error}`;
+    io.stderr(`policy: ${oneLine(message)}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+/** How installed hooks call this client back (see docs/client.md, "Installed command"). */
+export function selfCommand(): string[] {
+  const exe = Deno.execPath();
+  const here = new URL(import.meta.url);
+  if (!/^deno(\.exe)?$/.test(exe.split(/[\\/]/).pop() ?? "") || here.protocol !== "file:") {
+    return [exe]; // a compiled `policy` binary
+  }
+  const script = fileURLToPath(here);
+  const config = join(dirname(dirname(script)), "deno.json");
+  let hasConfig = false;
+  try {
+    hasConfig = Deno.statSync(config).isFile;
+  } catch {
+    hasConfig = false;
+  }
+  return [exe, "run", "-A", ...(hasConfig ? ["--config", config] : []), script];
+}
+
+/** The real process as an {@link Io}. */
+export function processIo(): Io {
+  const enc = new TextEncoder();
+  return {
+    cwd: Deno.cwd(),
+    env: (name) => Deno.env.get(name),
+    stdout: (text) => void Deno.stdout.writeSync(enc.encode(text)),
+    stderr: (text) => void Deno.stderr.writeSync(enc.encode(text)),
+    readStdin: () => new Response(Deno.stdin.readable).text(),
+    stdinIsTerminal: () => Deno.stdin.isTerminal(),
+    selfCommand: selfCommand(),
+  };
+}
+
+if (import.meta.main) {
+  Deno.exit(await run(Deno.args, processIo()));
+}

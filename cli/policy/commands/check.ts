@@ -1,0 +1,56 @@
+/**
+ * `policy check PACKAGE`: one evaluation; exit 0/1/2 by verdict (SPEC §15.13).
+ *
+ * @module
+ */
+
+import { clientFromConfig } from "../api_client.ts";
+import type { EvaluationResult } from "../api_client.ts";
+import { loadConfig } from "../config.ts";
+import { EXIT } from "../exit_codes.ts";
+import type { Io } from "../io.ts";
+import { denialSentence, label, provisionalSentence } from "../messages.ts";
+
+/** Options of `check`, built from flags. */
+export interface CheckOptions {
+  package: string;
+  version?: string;
+  json: boolean;
+  agentModel?: string;
+  agentVersion?: string;
+}
+
+/** Exit code for a verdict. */
+export function verdictExitCode(result: EvaluationResult): number {
+  if (result.verdict === "DENIED") return EXIT.DENIED;
+  if (result.verdict === "PROVISIONALLY_ALLOWED") return EXIT.PROVISIONAL;
+  return EXIT.OK;
+}
+
+/** Human rendering of one evaluation. */
+export function renderEvaluation(result: EvaluationResult): string {
+  if (result.transport_error) return `ALLOWED ${label(result)} (${result.reason})`;
+  if (result.verdict === "DENIED") return denialSentence(result);
+  if (result.verdict === "PROVISIONALLY_ALLOWED") return provisionalSentence(result);
+  const status = result.registry_status ? ` (registry: ${result.registry_status})` : "";
+  const reason = result.reason ? `: ${result.reason.replace(/\.$/, "")}` : "";
+  return `${label(result)} is ALLOWED${status}${reason}.`;
+}
+
+/** Runs `check`. */
+export async function check(options: CheckOptions, io: Io): Promise<number> {
+  const config = loadConfig(io.cwd);
+  const client = clientFromConfig(config, {
+    source: "check",
+    agentModel: options.agentModel,
+    agentVersion: options.agentVersion,
+    env: io.env,
+    fetch: io.fetch,
+  });
+  const result = await client.evaluate(options.package, options.version);
+  if (result.transport_error) {
+    io.stderr(`policy: warning: ${result.reason}\n`);
+  }
+  io.stdout(options.json ? JSON.stringify(result, null, 2) + "\n" : renderEvaluation(result) + "\n");
+  return verdictExitCode(result);
+}

@@ -1,0 +1,42 @@
+/**
+ * `policy request-approval PACKAGE --rationale …`: files a review request.
+ *
+ * @module
+ */
+
+import { clientFromConfig } from "../api_client.ts";
+import { loadConfig } from "../config.ts";
+import { ClientError, EXIT } from "../exit_codes.ts";
+import type { Io } from "../io.ts";
+
+/** Options of `request-approval`. */
+export interface RequestApprovalOptions {
+  package: string;
+  rationale: string;
+  version?: string;
+  json: boolean;
+  agentModel?: string;
+  agentVersion?: string;
+}
+
+/** Runs `request-approval`; 0 when the server accepted the request. */
+export async function requestApproval(options: RequestApprovalOptions, io: Io): Promise<number> {
+  if (options.rationale.trim() === "") {
+    throw new ClientError("usage", "--rationale must not be empty");
+  }
+  const config = loadConfig(io.cwd);
+  const client = clientFromConfig(config, {
+    source: "check",
+    agentModel: options.agentModel,
+    agentVersion: options.agentVersion,
+    env: io.env,
+    fetch: io.fetch,
+  });
+  const receipt = await client.requestApproval(options);
+  io.stdout(
+    options.json
+      ? JSON.stringify(receipt, null, 2) + "\n"
+      : `Approval request ${receipt.id} for ${receipt.package} filed (${receipt.status}).\n`,
+  );
+  return EXIT.OK;
+}

@@ -1,0 +1,34 @@
+/**
+ * Human sentences about evaluations, shared by check, audit, precommit and hooks.
+ *
+ * @module
+ */
+
+import type { EvaluationResult } from "./api_client.ts";
+
+/** `name` or `name==version`. */
+export function label(result: { package: string; version?: string | null }): string {
+  return result.version ? `${result.package}==${result.version}` : result.package;
+}
+
+/** One sentence on a DENIED result: reason, category, CVEs and replacement. */
+export function denialSentence(result: EvaluationResult): string {
+  const parts = [`${label(result)} is DENIED`];
+  if (result.denial_category) parts[0] += ` (${result.denial_category})`;
+  if (result.reason) parts.push(result.reason.replace(/\.$/, ""));
+  const cves = result.cves.map((c) => c.id);
+  if (cves.length) parts.push(`vulnerabilities: ${cves.join(", ")}`);
+  if (result.replacement) parts.push(`use ${result.replacement} instead`);
+  return parts.join(": ").replace(/: (vulnerabilities|use )/g, "; $1") + ".";
+}
+
+/** One sentence on a PROVISIONALLY_ALLOWED result. */
+export function provisionalSentence(result: EvaluationResult): string {
+  const reason = result.reason ? `: ${result.reason.replace(/\.$/, "")}` : "";
+  return `${label(result)} is PROVISIONALLY_ALLOWED${reason}.`;
+}
+
+/** The command that files an approval request for a package. */
+export function requestCommand(pkg: string): string {
+  return `policy request-approval ${pkg} --rationale "<why it is needed>"`;
+}

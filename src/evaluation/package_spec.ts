@@ -1,0 +1,72 @@
+/**
+ * Parsing the `package` parameter of an evaluation: a PEP 508 name,
+ * optionally with extras and an exact pin (`name==1.2`, `name===1.2`),
+ * plus an optional separate `version`.
+ *
+ * @module
+ */
+import { parsePipRequirementsLine } from "pip-requirements-js";
+import { valid } from "@renovatebot/pep440";
+import { isValidName, normalizeName } from "../core/names.ts";
+import type { EvaluationRequest } from "../core/types.ts";
+
+/** Result of parsing: the request, or a message for a 400. */
+export type ParsedSpec = { ok: true; request: EvaluationRequest } | {
+  ok: false;
+  path: string;
+  message: string;
+};
+
+/**
+ * Parses a package spec and optional version into an evaluation request.
+ *
+ * @example
+ * ```ts
+ * parsePackageSpec("Requests==2.31.0", undefined); // ok, { name: "requests", version: "2.31.0" }
+ * ```
+ */
+export function parsePackageSpec(spec: string, version: string | undefined): ParsedSpec {
+  const text = spec.trim();
+  if (text === "") return { ok: false, path: "package", message: "package name is required" };
+  if (text.length > 300) return { ok: false, path: "package", message: "package spec is too long" };
+  let name = text;
+  let pinned: string | null = null;
+  if (!isValidName(text)) {
+    let parsed;
+    try {
+      parsed = parsePipRequirementsLine(text);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || parsed.type !== "ProjectName") {
+      return {
+        ok: false,
+        path: "package",
+        message: `"${text.slice(0, 80)}" is not a PEP 508 package name (expected e.g. requests or requests==2.31.0)`,
+      };
+    }
+    name = parsed.name;
+    const specs = parsed.versionSpec ?? [];
+    if (specs.length > 1 || (specs.length === 1 && !["==", "==="].includes(specs[0].operator))) {
+      return {
+        ok: false,
+        path: "package",
+        message: "only an exact pin (==X) may follow the name; pass other versions in `version`",
+      };
+    }
+    pinned = specs[0]?.version ?? null;
+  }
+  const requested = version?.trim() || null;
+  if (pinned && requested && pinned !== requested) {
+    return {
+      ok: false,
+      path: "version",
+      message: `version ${requested} contradicts the pin ${pinned} in package`,
+    };
+  }
+  const chosen = requested ?? pinned;
+  if (chosen !== null && valid(chosen) === null) {
+    return { ok: false, path: "version", message: `"${chosen.slice(0, 80)}" is not a PEP 440 version` };
+  }
+  return { ok: true, request: { name: normalizeName(name), version: chosen } };
+}

@@ -1,0 +1,123 @@
+/**
+ * The evaluation service: gathers facts through the lookup interfaces,
+ * lets the pure core decide, and commits one audit row per evaluation
+ * before returning (SPEC §6.1 rule 5).
+ *
+ * @module
+ */
+import { evaluate } from "../core/evaluate.ts";
+import type {
+  Decision,
+  Evaluation,
+  EvaluationFacts,
+  EvaluationRequest,
+  RegistrySnapshot,
+} from "../core/types.ts";
+import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
+import type { LiveRegistry } from "../registry/live.ts";
+import type { AuditStore, NewAuditRow } from "../store/types.ts";
+
+/** Who asked, from where (SPEC §7 "Context of every call"). */
+export interface CallContext {
+  project: string;
+  requester: string;
+  agent_model: string | null;
+  agent_version: string | null;
+  source: string;
+}
+
+/** Dependencies of the evaluation service. */
+export interface EvaluationServiceDeps {
+  registry: Pick<LiveRegistry, "current">;
+  vulnerabilities: VulnerabilitySource;
+  licenses: LicenseSource;
+  audit: AuditStore;
+}
+
+/** Evaluates packages and records every decision. */
+export interface EvaluationService {
+  evaluate(request: EvaluationRequest, context: CallContext): Promise<Evaluation>;
+  /** Evaluates many packages; all audit rows are committed in one transaction. */
+  evaluateMany(requests: EvaluationRequest[], context: CallContext): Promise<Evaluation[]>;
+}
+
+const HARD_BLOCKS = new Set(["DENIAL_BANNED", "DENIAL_DEPRECATED", "DENIAL_VERSION_CONSTRAINT"]);
+const BATCH_CONCURRENCY = 16;
+
+/** Builds the audit row of a decision. */
+export function auditRowOf(
+  decision: Decision,
+  snapshot: RegistrySnapshot,
+  context: CallContext,
+): NewAuditRow {
+  return {
+    package: decision.package,
+    version: decision.version,
+    license: decision.license,
+    verdict: decision.verdict,
+    project: context.project,
+    requester: context.requester,
+    agent_model: context.agent_model,
+    agent_version: context.agent_version,
+    source: context.source,
+    denial_category: decision.denial_category,
+    cve_ids: decision.cves.map((c) => c.id),
+    max_cvss: decision.max_cvss,
+    registry_status: decision.registry_status,
+    registry_version: snapshot.registry.version,
+    license_raw: decision.license_raw,
+    reason: decision.reason,
+  };
+}
+
+/**
+ * Creates the evaluation service.
+ *
+ * @example
+ * ```ts
+ * const service = createEvaluationService({ registry: live, vulnerabilities, licenses, audit: store.audit });
+ * const evaluation = await service.evaluate({ name: "requests", version: null }, context);
+ * ```
+ */
+export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
+  async function decide(request: EvaluationRequest, snapshot: RegistrySnapshot): Promise<Decision> {
+    const noFacts: EvaluationFacts = { vulnerabilities: null, license: null };
+    // Registry hard blocks need no upstream data: skip the lookups entirely.
+    const quick = evaluate(request, snapshot, noFacts);
+    if (quick.denial_category && HARD_BLOCKS.has(quick.denial_category)) return quick;
+    const [vulnerabilities, license] = await Promise.all([
+      deps.vulnerabilities.query(request.name, request.version),
+      deps.licenses.lookup(request.name, request.version),
+    ]);
+    return evaluate(request, snapshot, { vulnerabilities, license });
+  }
+
+  return {
+    async evaluate(request, context) {
+      const snapshot = deps.registry.current();
+      const decision = await decide(request, snapshot);
+      const row = await deps.audit.insert(auditRowOf(decision, snapshot, context));
+      return { ...decision, registry_version: snapshot.registry.version, audit_id: row.id };
+    },
+    async evaluateMany(requests, context) {
+      const snapshot = deps.registry.current();
+      const decisions: Decision[] = new Array(requests.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < requests.length) {
+          const index = next++;
+          decisions[index] = await decide(requests[index], snapshot);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, requests.length) }, worker));
+      const rows = await deps.audit.insertMany(
+        decisions.map((d) => auditRowOf(d, snapshot, context)),
+      );
+      return decisions.map((d, i) => ({
+        ...d,
+        registry_version: snapshot.registry.version,
+        audit_id: rows[i].id,
+      }));
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The HTTP application factory: middleware (request id, logs, body limit,
+ * authentication, call context), one route module per resource, and one
+ * error handler that maps failures to problem+json.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { CALL_SOURCES } from "../store/types.ts";
+import { AuthError } from "../auth/types.ts";
+import type { AppDeps, AppEnv } from "./deps.ts";
+import { ProblemError, problemResponse } from "./problem.ts";
+import { evaluateRoutes } from "./routes/evaluate.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { registryRoutes } from "./routes/registry.ts";
+import { reportRoutes } from "./routes/reports.ts";
+import { openapiRoutes } from "./routes/openapi.ts";
+
+/** Largest accepted request body (SPEC §7). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Routes that never require authentication (SPEC §15.27). */
+const PUBLIC_API_PATHS = new Set([
+  "/api/v1/health",
+  "/api/v1/workflows.md",
+  "/api/v1/workflows.json",
+  "/api/v1/openapi.json",
+  "/api/v1/registry/webhook",
+]);
+
+const PROJECT_PATTERN = /^[\w.@/:+-]{1,200}$/;
+
+function header(c: { req: { header(name: string): string | undefined } }, name: string) {
+  const value = c.req.header(name)?.trim();
+  return value ? value.slice(0, 200) : null;
+}
+
+/**
+ * Creates the policyd HTTP application.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(deps);
+ * const res = await app.request("/api/v1/health");
+ * ```
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  let sequence = 0;
+
+  app.use("*", async (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 100) ??
+      (deps.requestIds ? deps.requestIds() : `req-${Date.now().toString(36)}-${(++sequence).toString(36)}`);
+    const log = deps.log.child({ request_id: requestId });
+    c.set("requestId", requestId);
+    c.set("log", log);
+    const started = performance.now();
+    await next();
+    c.header("x-request-id", requestId);
+    if (deps.accessLog !== false) {
+      log.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+    }
+  });
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ProblemError(413, "body-too-large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+
+  // Authentication and the call context, for the API and the dashboards.
+  app.use("*", async (c, next) => {
+    const isPublic = PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith("/static/");
+    if (!isPublic) {
+      const identity = await deps.authenticator.authenticate({
+        headers: c.req.raw.headers,
+        remoteAddress: deps.remoteAddress?.(c) ?? c.env?.remoteAddr?.hostname ?? null,
+      });
+      c.set("identity", identity);
+    }
+    const project = c.req.query("project")?.trim() || header(c, "x-policy-project") || "default";
+    if (project !== "*" && !PROJECT_PATTERN.test(project)) {
+      throw new ProblemError(400, "invalid-request", `invalid project name "${project.slice(0, 60)}"`, {
+        errors: [{ path: "project", message: "letters, digits and ._-@/:+ only, 1–200 characters" }],
+      });
+    }
+    const source = header(c, "x-policy-source") ?? "api";
+    if (!(CALL_SOURCES as readonly string[]).includes(source)) {
+      throw new ProblemError(400, "invalid-request", `invalid X-Policy-Source "${source}"`, {
+        errors: [{ path: "X-Policy-Source", message: `expected one of ${CALL_SOURCES.join(", ")}` }],
+      });
+    }
+    c.set("context", {
+      project,
+      requester: c.get("identity")?.id ?? "anonymous",
+      agent_model: header(c, "x-policy-agent-model"),
+      agent_version: header(c, "x-policy-agent-version"),
+      source,
+    });
+    await next();
+  });
+
+  app.route("/api/v1", healthRoutes(deps));
+  app.route("/api/v1", evaluateRoutes(deps));
+  app.route("/api/v1", registryRoutes(deps));
+  app.route("/api/v1", reportRoutes(deps));
+  app.route("/api/v1", openapiRoutes(deps));
+  for (const mount of deps.extraRoutes ?? []) mount(app);
+
+  app.notFound((c) =>
+    problemResponse({
+      type: "https://policyd.dev/problems/not-found",
+      title: "Not Found",
+      status: 404,
+      detail: `no route for ${c.req.method} ${c.req.path}`,
+    })
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof ProblemError) {
+      return problemResponse(error.toProblem(), error.headers);
+    }
+    if (error instanceof AuthError) {
+      return problemResponse(
+        {
+          type: "https://policyd.dev/problems/unauthorized",
+          title: "Unauthorized",
+          status: 401,
+          detail: "authentication required",
+        },
+        { "www-authenticate": error.challenge },
+      );
+    }
+    const log = c.get("log") ?? deps.log;
+    log.error("unhandled error", { error: String(error), stack: (error as Error)?.stack });
+    return problemResponse({
+      type: "https://policyd.dev/problems/internal-error",
+      title: "Internal Server Error",
+      status: 500,
+      detail: `internal error; quote request id ${c.get("requestId") ?? "unknown"} when reporting it`,
+    });
+  });
+
+  return app;
+}

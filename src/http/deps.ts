@@ -1,0 +1,56 @@
+/**
+ * What the HTTP application needs from the composition root, and the
+ * per-request variables its middleware sets.
+ *
+ * @module
+ */
+import type { Context, Hono } from "hono";
+import type { Authenticator, Identity } from "../auth/types.ts";
+import type { CacheHealth } from "../cache/types.ts";
+import type { CallContext, EvaluationService } from "../evaluation/service.ts";
+import type { Logger } from "../log/logger.ts";
+import type { LiveRegistry } from "../registry/live.ts";
+import type { Store } from "../store/types.ts";
+
+/** Per-request variables set by middleware. */
+export interface AppEnv {
+  /** Set by the socket server: the TCP peer of the request. */
+  Bindings: { remoteAddr?: { hostname: string } };
+  Variables: {
+    requestId: string;
+    log: Logger;
+    identity: Identity | undefined;
+    context: CallContext;
+  };
+}
+
+/** Dependencies of {@link createApp}. */
+export interface AppDeps {
+  registry: LiveRegistry;
+  evaluations: EvaluationService;
+  store: Store;
+  log: Logger;
+  authenticator: Authenticator;
+  /** Group whose members may run operator-only operations; null in single-user mode. */
+  operatorGroup: string | null;
+  /** Product version for `/health` and OpenAPI. */
+  version: string;
+  /** Health probes of pluggable parts. */
+  cacheHealth: () => CacheHealth;
+  proposerName: () => string;
+  scannerState: () => string;
+  /** Extra fields merged into `/health` (auth mode, …). */
+  healthExtras?: () => Record<string, unknown>;
+  /** Process start, for `uptime_s`. */
+  startedAt: number;
+  /** Clock used by reports; injectable for reproducible documents. */
+  now?: () => Date;
+  /** Request id source; injectable for reproducible documents. */
+  requestIds?: () => string;
+  /** The TCP peer address of a request, when served over a socket. */
+  remoteAddress?: (c: Context<AppEnv>) => string | null;
+  /** Set to false to skip per-request access log lines (benchmarks). */
+  accessLog?: boolean;
+  /** Further route mounts added by other capabilities (approvals, dashboards, …). */
+  extraRoutes?: Array<(app: Hono<AppEnv>) => void>;
+}

@@ -1,0 +1,30 @@
+/**
+ * `GET /health`: liveness and readiness; 503 when the database is unusable.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../deps.ts";
+
+/** The health route. */
+export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get("/health", async (c) => {
+    const dbOk = await deps.store.healthy();
+    const snapshot = deps.registry.current();
+    const body = {
+      status: dbOk ? "ok" : "unavailable",
+      version: deps.version,
+      registry_version: snapshot.registry.version,
+      package_count: snapshot.registry.packages.length,
+      db: dbOk ? "ok" : "unavailable",
+      cache: deps.cacheHealth(),
+      proposer: deps.proposerName(),
+      scanner: deps.scannerState(),
+      uptime_s: Math.floor((Date.now() - deps.startedAt) / 1000),
+      ...deps.healthExtras?.(),
+    };
+    return c.json(body, dbOk ? 200 : 503);
+  });
+  return routes;
+}

@@ -1,0 +1,55 @@
+/**
+ * `GET /registry`, `POST /registry/parse-yaml`, `POST /registry/reload`.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { compileRegistry } from "../../registry/compile.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { badRequest, ProblemError } from "../problem.ts";
+import { requireOperator } from "../operator.ts";
+
+async function yamlText(c: { req: { header(n: string): string | undefined; text(): Promise<string> } }) {
+  const type = c.req.header("content-type") ?? "";
+  const text = await c.req.text();
+  if (!type.includes("json")) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);
+  }
+  const yaml = (body as { yaml?: unknown } | null)?.yaml;
+  if (typeof yaml !== "string") {
+    throw badRequest("expected a JSON body {\"yaml\": \"…\"} or a text/yaml body", [
+      { path: "yaml", message: "required string" },
+    ]);
+  }
+  return yaml;
+}
+
+/** Registry routes. */
+export function registryRoutes(deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+
+  routes.get("/registry", (c) => c.json(deps.registry.current().registry));
+
+  routes.post("/registry/parse-yaml", async (c) => {
+    const text = await yamlText(c);
+    const compiled = await compileRegistry(text, deps.now?.() ?? new Date());
+    if (!compiled.ok) {
+      throw new ProblemError(422, "invalid-registry", "the registry document is invalid", {
+        ok: false,
+        errors: compiled.errors,
+      });
+    }
+    return c.json({ ok: true, registry: compiled.registry });
+  });
+
+  routes.post("/registry/reload", async (c) => {
+    requireOperator(c, deps);
+    return c.json(await deps.registry.reload());
+  });
+
+  return routes;
+}

@@ -1,0 +1,41 @@
+/**
+ * `GET /reports/legal`, `/reports/security`, `/reports/agents`.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
+import { agentsReport } from "../../reports/agents.ts";
+import { legalReport } from "../../reports/legal.ts";
+import type { ReportParams } from "../../reports/params.ts";
+import { securityReport } from "../../reports/security.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { parseOr400 } from "../validate.ts";
+
+const querySchema = z.object({
+  days: z.coerce.number().int().min(1).max(3650).default(30),
+  limit: z.coerce.number().int().min(1).max(1000).default(20),
+  project: z.string().trim().min(1).max(200).optional(),
+});
+
+function paramsOf(c: Context<AppEnv>, deps: AppDeps): ReportParams {
+  const query = parseOr400(querySchema, c.req.query(), "report query");
+  const project = query.project ?? c.req.header("x-policy-project")?.trim() ?? null;
+  return {
+    days: query.days,
+    limit: query.limit,
+    project: project === "*" || project === "" ? null : project,
+    now: deps.now?.() ?? new Date(),
+  };
+}
+
+/** Report routes. */
+export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get("/reports/legal", async (c) => c.json(await legalReport(deps.store.audit, paramsOf(c, deps))));
+  routes.get("/reports/security", async (c) =>
+    c.json(await securityReport(deps.store.audit, paramsOf(c, deps), deps.registry.current())));
+  routes.get("/reports/agents", async (c) => c.json(await agentsReport(deps.store.audit, paramsOf(c, deps))));
+  return routes;
+}

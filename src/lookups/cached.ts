@@ -1,0 +1,122 @@
+/**
+ * Caching decorators of the lookup sources (SPEC §6.4). Answers with data are
+ * cached for `CACHE_TTL_SECONDS`; `unavailable` answers never are, so the next
+ * evaluation tries upstream again. Keys carry a schema version, the PEP 503
+ * name and, only for versioned queries, `==version`, so a version-less query
+ * ("all versions") and a versioned one never share an entry.
+ *
+ * @module
+ */
+import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
+import { normalizeName } from "../core/names.ts";
+import type { Settings } from "../config/settings.ts";
+import type { Logger } from "../log/logger.ts";
+import type { Cache } from "../cache/types.ts";
+import type { LicenseSource, VulnerabilitySource } from "./types.ts";
+import { createOsvSource } from "./osv.ts";
+import { createPypiSource } from "./pypi.ts";
+
+/** Bumped whenever the shape of cached values changes. */
+const KEY_VERSION = "v1";
+
+function suffix(name: string, version: string | null): string {
+  return version === null ? normalizeName(name) : `${normalizeName(name)}==${version.trim()}`;
+}
+
+/**
+ * Cache key of an OSV query.
+ *
+ * @example
+ * ```ts
+ * osvQueryKey("Requests", null); // "policyd:v1:osv:query:requests"
+ * osvQueryKey("requests", "2.31.0"); // "policyd:v1:osv:query:requests==2.31.0"
+ * ```
+ */
+export function osvQueryKey(name: string, version: string | null): string {
+  return `policyd:${KEY_VERSION}:osv:query:${suffix(name, version)}`;
+}
+
+/** Cache key of a PyPI license lookup (same shape as {@link osvQueryKey}). */
+export function pypiLicenseKey(name: string, version: string | null): string {
+  return `policyd:${KEY_VERSION}:pypi:license:${suffix(name, version)}`;
+}
+
+/** Cache key of one OSV record fetched by id; a new `modified` is a new key. */
+export function osvRecordKey(id: string, modified: string): string {
+  return `policyd:${KEY_VERSION}:osv:vuln:${id}@${modified}`;
+}
+
+/** Wraps a vulnerability source with the cache. */
+export function withVulnerabilityCache(
+  source: VulnerabilitySource,
+  cache: Cache,
+  ttlSeconds: number,
+): VulnerabilitySource {
+  return {
+    async query(name, version) {
+      const key = osvQueryKey(name, version);
+      const hit = await cache.get<VulnerabilityFacts>(key);
+      if (hit !== undefined && hit.status === "ok") return hit;
+      const facts = await source.query(name, version);
+      if (facts.status === "ok") await cache.set(key, facts, ttlSeconds);
+      return facts;
+    },
+  };
+}
+
+/** Wraps a license source with the cache. */
+export function withLicenseCache(
+  source: LicenseSource,
+  cache: Cache,
+  ttlSeconds: number,
+): LicenseSource {
+  return {
+    async lookup(name, version) {
+      const key = pypiLicenseKey(name, version);
+      const hit = await cache.get<LicenseFacts>(key);
+      if (hit !== undefined && hit.status === "ok") return hit;
+      const facts = await source.lookup(name, version);
+      if (facts.status === "ok") await cache.set(key, facts, ttlSeconds);
+      return facts;
+    },
+  };
+}
+
+/** The two upstream sources the evaluation service needs. */
+export interface LookupSources {
+  vulnerabilities: VulnerabilitySource;
+  licenses: LicenseSource;
+}
+
+/**
+ * Creates the OSV and PyPI sources from the settings, both behind the cache.
+ *
+ * @example
+ * ```ts
+ * const settings = loadSettings(Deno.env.toObject());
+ * const cache = createCache(settings, log);
+ * const { vulnerabilities, licenses } = createLookupSources(settings, cache, log);
+ * ```
+ */
+export function createLookupSources(
+  settings: Pick<
+    Settings,
+    "OSV_API_URL" | "PYPI_URL" | "LOOKUP_TIMEOUT_MS" | "CACHE_TTL_SECONDS"
+  >,
+  cache: Cache,
+  log: Logger,
+): LookupSources {
+  const lookupLog = log.child({ component: "lookups" });
+  return {
+    vulnerabilities: withVulnerabilityCache(
+      createOsvSource(settings, lookupLog),
+      cache,
+      settings.CACHE_TTL_SECONDS,
+    ),
+    licenses: withLicenseCache(
+      createPypiSource(settings, lookupLog),
+      cache,
+      settings.CACHE_TTL_SECONDS,
+    ),
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The one registry validator (SPEC §5): used by `policyd registry compile`,
+ * the parse-yaml endpoint, reload and every proposer, so a document accepted
+ * by one is accepted by all. A single rule validates on its own too.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { compare, valid } from "@renovatebot/pep440";
+import { isValidName, normalizeName } from "../core/names.ts";
+import { REGISTRY_STATUSES } from "../core/types.ts";
+
+const pep440Version = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((v) => valid(v) !== null, { message: "is not a valid PEP 440 version" });
+
+const optionalText = z.string().trim().min(1).optional();
+
+/** One package rule as authored (name in any PEP 503 spelling). */
+export const packageRuleSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, { message: "package name is required" })
+      .refine(isValidName, { message: "is not a valid Python package name" }),
+    status: z.enum(REGISTRY_STATUSES),
+    reason: optionalText,
+    replacement: optionalText,
+    min_version: pep440Version.optional(),
+    max_version: pep440Version.optional(),
+  })
+  .strict()
+  .superRefine((rule, ctx) => {
+    if (rule.min_version && rule.max_version && compare(rule.min_version, rule.max_version) > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_version"],
+        message: `min_version ${rule.min_version} is greater than max_version ${rule.max_version}`,
+      });
+    }
+    if (rule.status === "version-constrained" && !rule.min_version && !rule.max_version) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["status"],
+        message: "version-constrained needs min_version or max_version",
+      });
+    }
+  })
+  .transform((rule) => ({ ...rule, name: normalizeName(rule.name) }));
+
+const licenseId = z.string().trim().min(1);
+
+/** Global policies with the defaults of SPEC §5. */
+export const policiesSchema = z
+  .object({
+    cve_threshold: z.number().min(0).max(10).default(7.0),
+    block_on_cve: z.boolean().default(true),
+    unversioned_cve_scope: z.enum(["latest", "any"]).default("latest"),
+    licenses: z
+      .object({
+        allowed: z.array(licenseId).default([]),
+        denied: z.array(licenseId).default([]),
+      })
+      .strict()
+      .default({ allowed: [], denied: [] }),
+    unknown_license_policy: z.enum(["allow", "provisional", "deny"]).default("provisional"),
+  })
+  .strict();
+
+/** A whole registry document as authored in YAML. */
+export const registryDocumentSchema = z
+  .object({
+    version: z.union([z.string().trim().min(1), z.number().transform(String)]).optional(),
+    policies: policiesSchema.default(policiesSchema.parse({})),
+    packages: z.array(packageRuleSchema).default([]),
+  })
+  .strict()
+  .superRefine((doc, ctx) => {
+    const seen = new Map<string, number>();
+    doc.packages.forEach((rule, index) => {
+      const first = seen.get(rule.name);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["packages", index, "name"],
+          message: `duplicate package "${rule.name}" (also packages[${first}])`,
+        });
+      } else seen.set(rule.name, index);
+    });
+  });
+
+/** A validated registry document (names normalised, defaults applied). */
+export type RegistryDocument = z.infer<typeof registryDocumentSchema>;
+
+/** A validated single rule. */
+export type ValidatedRule = z.infer<typeof packageRuleSchema>;
+
+/** A validation error with a path such as `packages[3].status`. */
+export interface ValidationError {
+  path: string;
+  message: string;
+}
+
+/** Formats a zod path as `packages[3].status`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out || "(root)";
+}
+
+function toErrors(error: z.ZodError): ValidationError[] {
+  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+}
+
+/** Result of validation: the value or path-qualified errors. */
+export type Validated<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
+
+/**
+ * Validates a parsed registry document.
+ *
+ * @example
+ * ```ts
+ * const r = validateRegistry({ packages: [{ name: "Requests", status: "preferred" }] });
+ * r.ok && r.value.packages[0].name; // "requests"
+ * ```
+ */
+export function validateRegistry(input: unknown): Validated<RegistryDocument> {
+  const parsed = registryDocumentSchema.safeParse(input ?? {});
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: toErrors(parsed.error) };
+}
+
+/** Validates one rule on its own. */
+export function validateRule(input: unknown): Validated<ValidatedRule> {
+  const parsed = packageRuleSchema.safeParse(input);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: toErrors(parsed.error) };
+}

@@ -1,0 +1,69 @@
+/**
+ * The legal (license) report (SPEC §15.6).
+ *
+ * @module
+ */
+import type { AuditRow, AuditStore } from "../store/types.ts";
+import {
+  emptyVerdicts,
+  EVALUATION_VERDICTS,
+  type ReportParams,
+  type VerdictCounts,
+  windowFilter,
+} from "./params.ts";
+
+/** License-driven denial categories. */
+export const LICENSE_CATEGORIES = ["DENIAL_LICENSE", "DENIAL_LICENSE_UNKNOWN"] as const;
+
+/** The legal report. */
+export interface LegalReport {
+  total_denials: number;
+  recent_denials: AuditRow[];
+  license_breakdown: Array<{ license: string; verdicts: VerdictCounts }>;
+  unknown_license: Array<{ license: string; verdicts: VerdictCounts }>;
+  top_projects: Array<{ project: string; denials: number }>;
+}
+
+async function breakdown(audit: AuditStore, params: ReportParams, license?: string) {
+  const filter = {
+    ...windowFilter(params),
+    hasLicense: true,
+    verdicts: [...EVALUATION_VERDICTS],
+    ...(license ? { license } : {}),
+  };
+  const groups = await audit.group(filter, ["license", "verdict"]);
+  const byLicense = new Map<string, VerdictCounts>();
+  for (const g of groups) {
+    const name = g.keys.license ?? "UNKNOWN";
+    const counts = byLicense.get(name) ?? emptyVerdicts();
+    counts[g.keys.verdict as keyof VerdictCounts] += g.count;
+    byLicense.set(name, counts);
+  }
+  const total = (v: VerdictCounts) => v.ALLOWED + v.DENIED + v.PROVISIONALLY_ALLOWED;
+  return [...byLicense.entries()]
+    .map(([name, verdicts]) => ({ license: name, verdicts }))
+    .sort((a, b) => total(b.verdicts) - total(a.verdicts) || a.license.localeCompare(b.license))
+    .slice(0, params.limit);
+}
+
+/** Builds the legal report from the audit log. */
+export async function legalReport(audit: AuditStore, params: ReportParams): Promise<LegalReport> {
+  const denials = { ...windowFilter(params), categories: [...LICENSE_CATEGORIES] };
+  const [total, recent, licenses, unknown, projects] = await Promise.all([
+    audit.group(denials, []),
+    audit.list(denials, params.limit),
+    breakdown(audit, params),
+    breakdown(audit, params, "UNKNOWN"),
+    audit.group(denials, ["project"]),
+  ]);
+  return {
+    total_denials: total[0]?.count ?? 0,
+    recent_denials: recent,
+    license_breakdown: licenses,
+    unknown_license: unknown,
+    top_projects: projects
+      .map((g) => ({ project: g.keys.project ?? "", denials: g.count }))
+      .sort((a, b) => b.denials - a.denials || a.project.localeCompare(b.project))
+      .slice(0, params.limit),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The security (CVE) report (SPEC §15.6, §15.19). Only `DENIAL_CVE` rows
+ * count as denials; scanner alerts are listed apart and never counted.
+ *
+ * @module
+ */
+import type { RegistrySnapshot } from "../core/types.ts";
+import type { AuditRow, AuditStore } from "../store/types.ts";
+import { type ReportParams, windowFilter } from "./params.ts";
+
+/** The security report. */
+export interface SecurityReport {
+  total_denials: number;
+  recent_denials: AuditRow[];
+  severity_distribution: { critical: number; high: number; medium: number; low: number; unknown: number };
+  top_packages: Array<{ package: string; denials: number; max_cvss: number | null; cve_ids: string[] }>;
+  top_cves: Array<{ cve: string; denials: number; packages: string[] }>;
+  hot_registry_packages: Array<
+    { package: string; registry_status: string; cve_denials: number; provisional: number }
+  >;
+  recent_alerts: AuditRow[];
+}
+
+const ALLOWING = new Set(["preferred", "approved", "version-constrained"]);
+
+/** Builds the security report; `snapshot` supplies the registry for hot packages. */
+export async function securityReport(
+  audit: AuditStore,
+  params: ReportParams,
+  snapshot: RegistrySnapshot | null,
+): Promise<SecurityReport> {
+  const window = windowFilter(params);
+  const denials = { ...window, categories: ["DENIAL_CVE" as const] };
+  const [total, recent, severities, packages, cveGroups, provisional, alerts] = await Promise.all([
+    audit.group(denials, []),
+    audit.list(denials, params.limit),
+    audit.group(denials, ["severity"]),
+    audit.group(denials, ["package"]),
+    audit.group(denials, ["cve"]),
+    audit.group({ ...window, verdicts: ["PROVISIONALLY_ALLOWED"] }, ["package"]),
+    // Scanner alerts concern registry packages, not a project: the window applies, the project does not.
+    audit.list({ since: window.since, verdicts: ["CVE_ALERT"] }, params.limit),
+  ]);
+  const distribution = { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 };
+  for (const g of severities) distribution[g.keys.severity as keyof typeof distribution] += g.count;
+
+  const cvePackages = new Map<string, Set<string>>();
+  if (cveGroups.length) {
+    const rows = await audit.group(denials, ["cve", "package"]);
+    for (const g of rows) {
+      const set = cvePackages.get(g.keys.cve ?? "") ?? new Set();
+      set.add(g.keys.package ?? "");
+      cvePackages.set(g.keys.cve ?? "", set);
+    }
+  }
+
+  const hot: SecurityReport["hot_registry_packages"] = [];
+  if (snapshot) {
+    const cveCounts = new Map(packages.map((g) => [g.keys.package, g.count]));
+    const provisionalCounts = new Map(provisional.map((g) => [g.keys.package, g.count]));
+    for (const rule of snapshot.registry.packages) {
+      if (!ALLOWING.has(rule.status)) continue;
+      const cve = cveCounts.get(rule.name) ?? 0;
+      const prov = provisionalCounts.get(rule.name) ?? 0;
+      if (cve + prov > 0) {
+        hot.push({ package: rule.name, registry_status: rule.status, cve_denials: cve, provisional: prov });
+      }
+    }
+    hot.sort((a, b) => b.cve_denials + b.provisional - (a.cve_denials + a.provisional) ||
+      a.package.localeCompare(b.package));
+  }
+
+  return {
+    total_denials: total[0]?.count ?? 0,
+    recent_denials: recent,
+    severity_distribution: distribution,
+    top_packages: packages
+      .map((g) => ({ package: g.keys.package ?? "", denials: g.count, max_cvss: g.max_cvss, cve_ids: g.cve_ids }))
+      .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
+      .slice(0, params.limit),
+    top_cves: cveGroups
+      .map((g) => ({
+        cve: g.keys.cve ?? "",
+        denials: g.count,
+        packages: [...(cvePackages.get(g.keys.cve ?? "") ?? [])].sort(),
+      }))
+      .sort((a, b) => b.denials - a.denials || a.cve.localeCompare(b.cve))
+      .slice(0, params.limit),
+    hot_registry_packages: hot.slice(0, params.limit),
+    recent_alerts: alerts,
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The composition root: the only place that wires real adapters (store,
+ * cache, lookups, registry, proposer, authenticator, scanner) into the HTTP
+ * app, and the socket server around it with graceful shutdown.
+ *
+ * @module
+ */
+import type { Hono } from "hono";
+import { anonymousAuthenticator, type Authenticator } from "./auth/types.ts";
+import { createNoCache } from "./cache/none.ts";
+import type { Cache } from "./cache/types.ts";
+import { registryPath, type Settings } from "./config/settings.ts";
+import { createEvaluationService } from "./evaluation/service.ts";
+import { createApp } from "./http/app.ts";
+import type { AppDeps, AppEnv } from "./http/deps.ts";
+import type { Logger } from "./log/logger.ts";
+import { noLicenseData, noVulnerabilityData } from "./lookups/none.ts";
+import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
+import { compileRegistry, createSnapshot, emptySnapshot } from "./registry/compile.ts";
+import { createLiveRegistry, type LiveRegistry, startReloadPoller } from "./registry/live.ts";
+import { openSqliteStore } from "./store/sqlite.ts";
+import type { Store } from "./store/types.ts";
+import { VERSION } from "./version.ts";
+
+/** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
+export interface BuildOptions {
+  log: Logger;
+  now?: () => Date;
+  requestIds?: () => string;
+  accessLog?: boolean;
+  /** Replace the upstream lookups (tests use the fake upstream through settings instead). */
+  lookups?: { vulnerabilities: VulnerabilitySource; licenses: LicenseSource };
+  /** Skip background tasks (poller, scanner). */
+  background?: boolean;
+}
+
+/** A wired application and the parts that need closing. */
+export interface BuiltServer {
+  app: Hono<AppEnv>;
+  deps: AppDeps;
+  registry: LiveRegistry;
+  store: Store;
+  /** Stops background tasks and closes the store, cache and proposer. */
+  close(): Promise<void>;
+}
+
+/** Thrown when the registry cannot be loaded at start-up. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}
+
+async function initialSnapshot(path: string, log: Logger, now: Date) {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      log.warn("registry file not found; starting with an empty registry", { path });
+      return await emptySnapshot(now);
+    }
+    throw new StartupError(`cannot read registry ${path}: ${(error as Error).message}`);
+  }
+  const compiled = await compileRegistry(text, now);
+  if (!compiled.ok) {
+    throw new StartupError(
+      `invalid registry ${path}: ` + compiled.errors.map((e) => `${e.path}: ${e.message}`).join("; "),
+    );
+  }
+  return createSnapshot(compiled.registry, compiled.contentHash);
+}
+
+/**
+ * Wires every adapter from the settings and returns the app.
+ *
+ * @example
+ * ```ts
+ * const built = await buildServer(loadSettings(Deno.env.toObject()), { log });
+ * const res = await built.app.request("/api/v1/health");
+ * await built.close();
+ * ```
+ */
+export async function buildServer(settings: Settings, options: BuildOptions): Promise<BuiltServer> {
+  const log = options.log;
+  const now = options.now ?? (() => new Date());
+  const store = openSqliteStore(settings.POLICY_DB_PATH, { now });
+  const path = registryPath(settings);
+  let snapshot;
+  try {
+    snapshot = await initialSnapshot(path, log, now());
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const registry = createLiveRegistry({
+    path,
+    initial: snapshot,
+    log,
+    now,
+    afterSwap: (next) => store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
+  });
+  const cache: Cache = createNoCache();
+  const lookups = options.lookups ?? { vulnerabilities: noVulnerabilityData, licenses: noLicenseData };
+  const authenticator: Authenticator = anonymousAuthenticator;
+  const evaluations = createEvaluationService({
+    registry,
+    vulnerabilities: lookups.vulnerabilities,
+    licenses: lookups.licenses,
+    audit: store.audit,
+  });
+  const background = options.background ?? true;
+  const poller = background
+    ? startReloadPoller(registry, settings.REGISTRY_RELOAD_INTERVAL, log)
+    : { stop() {} };
+  const deps: AppDeps = {
+    registry,
+    evaluations,
+    store,
+    log,
+    authenticator,
+    operatorGroup: settings.AUTH_ENABLED ? settings.OPERATOR_GROUP : null,
+    version: VERSION,
+    cacheHealth: () => cache.health(),
+    proposerName: () => "log_only",
+    scannerState: () => "off",
+    healthExtras: () => ({ auth: { enabled: settings.AUTH_ENABLED, backend: authenticator.name } }),
+    startedAt: Date.now(),
+    now,
+    requestIds: options.requestIds,
+    accessLog: options.accessLog,
+  };
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    registry,
+    store,
+    async close() {
+      poller.stop();
+      await cache.close();
+      await store.close();
+    },
+  };
+}
+
+/** A running socket server. */
+export interface RunningServer {
+  url: string;
+  built: BuiltServer;
+  /** Stops accepting, finishes in-flight requests, then closes everything. */
+  shutdown(): Promise<void>;
+  finished: Promise<void>;
+}
+
+/** Serves the app on a socket (port 0 picks a free port). */
+export async function startServer(
+  settings: Settings,
+  options: BuildOptions & { hostname?: string; port?: number; onListen?: (url: string) => void },
+): Promise<RunningServer> {
+  const built = await buildServer(settings, options);
+  const hostname = options.hostname ?? settings.POLICY_HOST;
+  const port = options.port ?? settings.POLICY_PORT;
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve(
+      { hostname, port, onListen: () => {} },
+      (request, info) => built.app.fetch(request, { remoteAddr: info.remoteAddr }),
+    );
+  } catch (error) {
+    await built.close();
+    throw new StartupError(`cannot listen on ${hostname}:${port}: ${(error as Error).message}`);
+  }
+  const addr = server.addr;
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  const url = `http://${host}:${addr.port}`;
+  options.onListen?.(url);
+  let closing: Promise<void> | null = null;
+  const shutdown = () =>
+    closing ??= (async () => {
+      await server.shutdown();
+      await built.close();
+    })();
+  return { url, built, shutdown, finished: server.finished };
+}

@@ -1,0 +1,66 @@
+/**
+ * Versioned schema migrations of the SQLite store. Append only: a released
+ * migration is never edited, a change is a new entry.
+ *
+ * @module
+ */
+
+/** One migration: a version number and the SQL that brings the schema to it. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "audit log and approval requests",
+    sql: `
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ts TEXT NOT NULL,
+        package TEXT NOT NULL,
+        version TEXT,
+        license TEXT,
+        verdict TEXT NOT NULL,
+        project TEXT NOT NULL,
+        requester TEXT NOT NULL,
+        agent_model TEXT,
+        agent_version TEXT,
+        source TEXT NOT NULL,
+        denial_category TEXT,
+        cve_ids TEXT NOT NULL DEFAULT '[]',
+        max_cvss REAL,
+        registry_status TEXT,
+        registry_version TEXT,
+        license_raw TEXT,
+        reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX audit_log_ts ON audit_log (ts);
+      CREATE INDEX audit_log_package_ts ON audit_log (package, ts);
+      CREATE INDEX audit_log_project_ts ON audit_log (project, ts);
+      CREATE INDEX audit_log_category_ts ON audit_log (denial_category, ts);
+      CREATE INDEX audit_log_verdict_ts ON audit_log (verdict, ts);
+      CREATE INDEX audit_log_agent ON audit_log (agent_model, agent_version, ts);
+      CREATE TABLE approval_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        package TEXT NOT NULL,
+        version TEXT,
+        project TEXT NOT NULL,
+        requester TEXT NOT NULL,
+        rationale TEXT NOT NULL,
+        agent_model TEXT,
+        agent_version TEXT,
+        status TEXT NOT NULL DEFAULT 'PENDING_REVIEW',
+        created_at TEXT NOT NULL,
+        decided_at TEXT,
+        proposal_status TEXT,
+        proposal_detail TEXT
+      );
+      CREATE INDEX approval_requests_status_package ON approval_requests (status, package);
+      CREATE INDEX approval_requests_project ON approval_requests (project, status);
+    `,
+  },
+];

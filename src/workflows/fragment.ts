@@ -1,0 +1,123 @@
+/**
+ * Per-test fragment files: how a passing workflow test hands its workflow to
+ * the runner through the run directory named by `WORKFLOWS_RUN_DIR`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { workflowSchema } from "./schema.ts";
+import type { Workflow } from "./types.ts";
+
+/** The environment variable the runner sets to the run directory. */
+export const RUN_DIR_ENV = "WORKFLOWS_RUN_DIR";
+
+/**
+ * The run directory, or `undefined` when the tests are not running under the
+ * runner (or may not read the variable): then workflows are recorded but not
+ * written, so plain `deno test` is unaffected.
+ *
+ * @example
+ * ```ts
+ * import { readRunDir } from "./fragment.ts";
+ * readRunDir(); // undefined unless WORKFLOWS_RUN_DIR is set
+ * ```
+ */
+export function readRunDir(): string | undefined {
+  const permission = Deno.permissions.querySync({ name: "env", variable: RUN_DIR_ENV });
+  if (permission.state !== "granted") return undefined;
+  const dir = Deno.env.get(RUN_DIR_ENV);
+  return dir === undefined || dir === "" ? undefined : dir;
+}
+
+/**
+ * The fragment file of one test: the SHA-256 of `origin NUL test name`, so a
+ * retried or repeated test overwrites its own fragment and nothing else.
+ *
+ * @example
+ * ```ts
+ * import { fragmentPath } from "./fragment.ts";
+ * await fragmentPath("/tmp/run", "file:///a_test.ts", "t"); // "/tmp/run/<64 hex>.json"
+ * ```
+ */
+export async function fragmentPath(runDir: string, origin: string, test: string): Promise<string> {
+  const data = new TextEncoder().encode(`${origin}\0${test}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return join(runDir, `${hex}.json`);
+}
+
+/**
+ * Deletes a fragment if it exists (at test start, so a failing retry leaves
+ * nothing behind).
+ *
+ * @example
+ * ```ts
+ * import { removeFragment } from "./fragment.ts";
+ * removeFragment("/tmp/does-not-exist.json"); // no error
+ * ```
+ */
+export function removeFragment(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+// Fragments a test could not write because it runs with reduced permissions
+// (`Deno.test({ permissions })`); the module-level unload listener, which has
+// the module's permissions, flushes them. Unavoidable module state: the only
+// hook that outlives the test is per module.
+const deferred: [string, string][] = [];
+
+/**
+ * Writes a fragment synchronously (sync writes are invisible to the ops
+ * sanitizer); a write the test's permissions forbid is deferred to the
+ * module's `unload` event.
+ *
+ * @example
+ * ```ts
+ * import { writeFragment } from "./fragment.ts";
+ * declare const workflow: import("./types.ts").Workflow;
+ * writeFragment("/tmp/run/abc.json", workflow);
+ * ```
+ */
+export function writeFragment(path: string, workflow: Workflow): void {
+  const text = JSON.stringify(workflow);
+  try {
+    Deno.writeTextFileSync(path, text);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied)) {
+      throw error;
+    }
+    if (deferred.length === 0) globalThis.addEventListener("unload", flushDeferred);
+    deferred.push([path, text]);
+  }
+}
+
+function flushDeferred(): void {
+  for (const [path, text] of deferred.splice(0)) Deno.writeTextFileSync(path, text);
+}
+
+/**
+ * Reads and validates every fragment of a run directory.
+ *
+ * @example
+ * ```ts
+ * import { readFragments } from "./fragment.ts";
+ * const workflows = await readFragments("/tmp/run");
+ * ```
+ */
+export async function readFragments(runDir: string): Promise<Workflow[]> {
+  const out: Workflow[] = [];
+  for await (const entry of Deno.readDir(runDir)) {
+    if (!entry.isFile || !/^[0-9a-f]{64}\.json$/.test(entry.name)) continue;
+    const text = await Deno.readTextFile(join(runDir, entry.name));
+    const parsed = workflowSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) {
+      throw new Error(`Cannot read workflow fragment "${entry.name}": ${parsed.error.message}`);
+    }
+    out.push(parsed.data);
+  }
+  return out;
+}

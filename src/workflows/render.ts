@@ -1,0 +1,97 @@
+/**
+ * Renders the compiled document (`workflows.md`) from its JSON twin.
+ *
+ * @module
+ */
+import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
+import type { ApiStep, DataFlowLink, RecordedBody, Workflow, WorkflowDocument, WorkflowStep } from "./types.ts";
+
+const PREAMBLE = "This document is generated from the project's integration tests. Each workflow is " +
+  "the ordered sequence of HTTP calls a test made against the API, with the request and response " +
+  "payloads it observed; only workflows whose test passed in the run that compiled this document " +
+  "are included, so every section is verified by a passing test. Secrets are replaced by " +
+  "`[REDACTED]`. When writing integration code, use only the endpoints, parameter names and call " +
+  "order shown here, copy request shapes exactly, and do not invent fields.";
+
+/**
+ * Renders the whole Markdown document: title, preamble, table of contents and
+ * one section per workflow in the given order. The output depends only on
+ * `doc` (no timestamps), so equal inputs give byte-identical documents.
+ *
+ * @example
+ * ```ts
+ * import { renderDocument } from "./render.ts";
+ * renderDocument({ format: "workflows/v1", title: "API Workflows", workflows: [] });
+ * // "# API Workflows\n\nThis document is generated …"
+ * ```
+ */
+export function renderDocument(doc: WorkflowDocument): string {
+  const used = new Set<string>(["contents"]);
+  const anchors = doc.workflows.map((wf) => headingAnchor(`Workflow: ${oneLine(wf.name)}`, used));
+  const parts = [`# ${oneLine(doc.title)}`, PREAMBLE, "## Contents"];
+  if (doc.workflows.length === 0) {
+    parts.push("_No workflow test passed in the run that compiled this document._");
+  } else {
+    parts.push(doc.workflows.map((wf, i) => `- [${oneLine(wf.name)}](#${anchors[i]}): ${oneLine(wf.intent)}`).join("\n"));
+  }
+  for (const wf of doc.workflows) parts.push(renderWorkflow(wf));
+  return parts.join("\n\n") + "\n";
+}
+
+/**
+ * Renders one workflow section (`## Workflow: …` through `### 3. Data Flow`,
+ * the last omitted when no data flow was found).
+ *
+ * @example
+ * ```ts
+ * import { renderWorkflow } from "./render.ts";
+ * declare const wf: import("./types.ts").Workflow;
+ * renderWorkflow(wf).startsWith("## Workflow: "); // true
+ * ```
+ */
+export function renderWorkflow(wf: Workflow): string {
+  const parts = [
+    `## Workflow: ${oneLine(wf.name)}`,
+    `**ID:** \`${wf.id}\``,
+    `**Intent:** ${oneLine(wf.intent)}`,
+    `**Status:** ${wf.status}`,
+    "### 1. Ordered Execution Sequence",
+    sequenceTable(wf.steps),
+    "### 2. Observed Request & Response Payloads",
+  ];
+  const api = wf.steps.flatMap((step, i) => (step.kind === "api" ? [payloads(step, i + 1)] : []));
+  parts.push(api.length === 0 ? "_No API calls._" : api.join("\n\n"));
+  if (wf.dataFlow.length > 0) parts.push("### 3. Data Flow", wf.dataFlow.map(flowLine).join("\n"));
+  return parts.join("\n\n");
+}
+
+function sequenceTable(steps: WorkflowStep[]): string {
+  if (steps.length === 0) return "_No steps were recorded._";
+  const rows = steps.map((step, i) => {
+    const [domain, action, description] = step.kind === "api"
+      ? ["[Core Service]", `${step.method} ${step.path}`, `Calls \`${step.route ?? step.path}\`, responds ${step.status}`]
+      : ["[External/Mocked]", "Client Logic Query", `${step.name} (${step.domain})`];
+    return `| ${i + 1} | ${domain} | ${cell(action)} | ${cell(description)} |`;
+  });
+  return ["| Step | Domain / Boundary | Action | Description |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+function payloads(step: ApiStep, n: number): string {
+  const parts = [`#### Step ${n} — ${step.method} ${step.path} → ${step.status}`];
+  if (step.route !== undefined) parts.push(`Route: \`${step.method} ${step.route}\``);
+  if (step.query !== undefined) parts.push("Query parameters:", fence("json", JSON.stringify(step.query, null, 2)));
+  parts.push(...bodyBlock("Request body", step.request), ...bodyBlock("Response body", step.response));
+  return parts.join("\n\n");
+}
+
+function bodyBlock(label: string, body: RecordedBody | undefined): string[] {
+  if (body === undefined) return [`${label}: none`];
+  if (body.type === "omitted") return [`${label}: omitted (${body.reason})`];
+  if (body.type === "text") return [`${label}:`, fence("text", body.value)];
+  return [`${label}:`, fence("json", JSON.stringify(body.value, null, 2))];
+}
+
+function flowLine(link: DataFlowLink): string {
+  return `- \`${link.from.key}\` from Step ${link.from.step} response → ` +
+    `Step ${link.to.step} ${link.to.location} (\`${link.to.key}\`)`;
+}

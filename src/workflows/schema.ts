@@ -1,0 +1,71 @@
+/**
+ * zod schemas of the files the library reads back: per-test fragments and the
+ * `workflows.json` twin (both cross a process boundary, so both are validated).
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { DataFlowLink, RecordedBody, Workflow, WorkflowDocument, WorkflowStep } from "./types.ts";
+
+const body: z.ZodType<RecordedBody> = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("json"), value: z.unknown() }),
+  z.object({ type: z.literal("text"), value: z.string() }),
+  z.object({ type: z.literal("omitted"), reason: z.string() }),
+]) as z.ZodType<RecordedBody>;
+
+const step: z.ZodType<WorkflowStep> = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("api"),
+    method: z.string(),
+    path: z.string(),
+    route: z.string().optional(),
+    query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    request: body.optional(),
+    status: z.number().int(),
+    response: body.optional(),
+  }),
+  z.object({ kind: z.literal("boundary"), domain: z.string(), name: z.string() }),
+]);
+
+const link: z.ZodType<DataFlowLink> = z.object({
+  from: z.object({ step: z.number().int(), key: z.string() }),
+  to: z.object({
+    step: z.number().int(),
+    location: z.enum(["request body", "query", "path", "request header"]),
+    key: z.string(),
+  }),
+});
+
+/**
+ * Schema of one compiled workflow.
+ *
+ * @example
+ * ```ts
+ * import { workflowSchema } from "./schema.ts";
+ * workflowSchema.safeParse({}).success; // false
+ * ```
+ */
+export const workflowSchema: z.ZodType<Workflow> = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  intent: z.string(),
+  status: z.literal("Verified / Test-Gated"),
+  source: z.object({ file: z.string(), test: z.string(), index: z.number().int() }),
+  steps: z.array(step),
+  dataFlow: z.array(link),
+});
+
+/**
+ * Schema of `workflows.json`.
+ *
+ * @example
+ * ```ts
+ * import { workflowDocumentSchema } from "./schema.ts";
+ * workflowDocumentSchema.parse({ format: "workflows/v1", title: "API workflows", workflows: [] });
+ * ```
+ */
+export const workflowDocumentSchema: z.ZodType<WorkflowDocument> = z.object({
+  format: z.literal("workflows/v1"),
+  title: z.string(),
+  workflows: z.array(workflowSchema),
+});

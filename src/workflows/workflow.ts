@@ -1,0 +1,74 @@
+/**
+ * `workflow()`: wraps a `Deno.test` body so a passing run publishes one
+ * workflow.
+ *
+ * @module
+ */
+import { compileWorkflow } from "./compile_workflow.ts";
+import { fragmentPath, readRunDir, removeFragment, writeFragment } from "./fragment.ts";
+import { WorkflowRecorder } from "./recorder.ts";
+import { workflowId } from "./workflow_id.ts";
+
+/** The body of a workflow test. */
+export type WorkflowFn = (t: Deno.TestContext) => void | Promise<void>;
+
+// Declaration counter of this test module: every test file runs in its own
+// isolate with a fresh module graph, so this counts `workflow()` calls per file
+// in declaration order, which the document is sorted by. Unavoidable module
+// state: the declaration order is not observable any other way.
+let declared = 0;
+
+/**
+ * Returns a test function for `Deno.test(name, workflow(...))`. The body runs
+ * with a recorder, so `AgentTestClient` calls and `stepBoundary()` blocks in it
+ * become the workflow's steps. When the body completes without throwing and no
+ * `t.step` failed, the redacted workflow is written to the runner's run
+ * directory; the runner then publishes it only if JUnit says the test passed.
+ * Throws at declaration when the name yields no ID.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { AgentTestClient, workflow } from "./mod.ts";
+ * const app = new Hono().get("/health", (c) => c.json({ ok: true }));
+ * Deno.test("health", workflow("Check health", "Confirm the API is up.", async () => {
+ *   const res = await new AgentTestClient(app).get("/health");
+ *   if (res.status !== 200) throw new Error("down");
+ * }));
+ * ```
+ */
+export function workflow(name: string, intent: string, fn: WorkflowFn): (t: Deno.TestContext) => Promise<void> {
+  workflowId(name);
+  const index = declared++;
+  return async (t) => {
+    const runDir = readRunDir();
+    const target = runDir === undefined ? undefined : await fragmentPath(runDir, t.origin, t.name);
+    if (target !== undefined) removeFragment(target);
+    let failedSteps = 0;
+    const context = proxyContext(t, () => failedSteps++);
+    const recorder = new WorkflowRecorder();
+    await recorder.run(() => fn(context));
+    if (failedSteps > 0 || target === undefined) return;
+    const source = { file: t.origin, test: t.name, index };
+    writeFragment(target, compileWorkflow({ name, intent, source, steps: recorder.steps() }));
+  };
+}
+
+// A failed `t.step` does not throw (it resolves to `false`), so the wrapper
+// watches the top-level steps; nested failures propagate to them.
+function proxyContext(t: Deno.TestContext, onFailure: () => void): Deno.TestContext {
+  const step = (...args: unknown[]): Promise<boolean> => {
+    const run = t.step as (...a: unknown[]) => Promise<boolean>;
+    return run.apply(t, args).then((ok) => {
+      if (!ok) onFailure();
+      return ok;
+    });
+  };
+  return new Proxy(t, {
+    get(target, property) {
+      if (property === "step") return step;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
