@@ -26,7 +26,9 @@ export const CLIENT_VERSION = "0.1.0";
 function url(value: string): string {
   try {
     const parsed = new URL(value);
-    if (parsed.protocol === "http:" || parsed.protocol === "https:") return value.replace(/\/+$/, "");
+    if (parsed.protocol === "http:" || parsed.protocol === "https:") {
+      return value.replace(/\/+$/, "");
+    }
   } catch {
     // reported below
   }
@@ -35,8 +37,14 @@ function url(value: string): string {
 
 function agentFlags(command: Command): Command {
   return command
-    .option("--agent-model <model>", "agent model sent as X-Policy-Agent-Model (env POLICY_AGENT_MODEL)")
-    .option("--agent-version <version>", "agent version sent as X-Policy-Agent-Version (env POLICY_AGENT_VERSION)");
+    .option(
+      "--agent-model <model>",
+      "agent model sent as X-Policy-Agent-Model (env POLICY_AGENT_MODEL)",
+    )
+    .option(
+      "--agent-version <version>",
+      "agent version sent as X-Policy-Agent-Version (env POLICY_AGENT_VERSION)",
+    );
 }
 
 function buildProgram(io: Io, setCode: (code: number) => void): Command {

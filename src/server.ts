@@ -6,10 +6,10 @@
  * @module
  */
 import type { Hono } from "hono";
-import { anonymousAuthenticator, type Authenticator } from "./auth/types.ts";
+import { createAuthenticator } from "./auth/select.ts";
 import { createNoCache } from "./cache/none.ts";
 import type { Cache } from "./cache/types.ts";
-import { registryPath, type Settings } from "./config/settings.ts";
+import { registryPath, type Settings, SettingsError } from "./config/settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
@@ -66,7 +66,8 @@ async function initialSnapshot(path: string, log: Logger, now: Date) {
   const compiled = await compileRegistry(text, now);
   if (!compiled.ok) {
     throw new StartupError(
-      `invalid registry ${path}: ` + compiled.errors.map((e) => `${e.path}: ${e.message}`).join("; "),
+      `invalid registry ${path}: ` +
+        compiled.errors.map((e) => `${e.path}: ${e.message}`).join("; "),
     );
   }
   return createSnapshot(compiled.registry, compiled.contentHash);
@@ -85,6 +86,12 @@ async function initialSnapshot(path: string, log: Logger, now: Date) {
 export async function buildServer(settings: Settings, options: BuildOptions): Promise<BuiltServer> {
   const log = options.log;
   const now = options.now ?? (() => new Date());
+  // Before anything that needs closing: a bad AUTH_* setting fails the start-up cleanly.
+  const authenticator = await createAuthenticator(settings, log.child({ component: "auth" })).catch(
+    (error) => {
+      throw error instanceof SettingsError ? new StartupError(error.message) : error;
+    },
+  );
   const store = openSqliteStore(settings.POLICY_DB_PATH, { now });
   const path = registryPath(settings);
   let snapshot;
@@ -99,11 +106,12 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     initial: snapshot,
     log,
     now,
-    afterSwap: (next) => store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
+    afterSwap: (next) =>
+      store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
   });
   const cache: Cache = createNoCache();
-  const lookups = options.lookups ?? { vulnerabilities: noVulnerabilityData, licenses: noLicenseData };
-  const authenticator: Authenticator = anonymousAuthenticator;
+  const lookups = options.lookups ??
+    { vulnerabilities: noVulnerabilityData, licenses: noLicenseData };
   const evaluations = createEvaluationService({
     registry,
     vulnerabilities: lookups.vulnerabilities,

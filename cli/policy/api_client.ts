@@ -37,7 +37,11 @@ export const EvaluationSchema = z.looseObject({
 export type EvaluationResult = z.infer<typeof EvaluationSchema> & { transport_error?: boolean };
 
 const BatchSchema = z.object({ results: z.array(EvaluationSchema) });
-const ApprovalSchema = z.looseObject({ id: z.union([z.number(), z.string()]), package: z.string(), status: z.string() });
+const ApprovalSchema = z.looseObject({
+  id: z.union([z.number(), z.string()]),
+  package: z.string(),
+  status: z.string(),
+});
 const PendingSchema = z.object({
   items: z.array(z.looseObject({ package: z.string(), count: z.number().optional() })),
 });
@@ -119,7 +123,9 @@ export class ApiClient {
         p.version ? { package: p.package, version: p.version } : { package: p.package }
       );
       try {
-        const body = await this.#call("POST", "/api/v1/evaluate/batch", { json: { packages: chunk } });
+        const body = await this.#call("POST", "/api/v1/evaluate/batch", {
+          json: { packages: chunk },
+        });
         results.push(...BatchSchema.parse(body).results);
       } catch (error) {
         results.push(...this.#failOpen(error, chunk));

@@ -92,8 +92,13 @@ export function parseConfigFile(text: string, path: string): ConfigFile {
   const result = ConfigFileSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const key = issue.path.length ? issue.path.join(".") : (issue as { keys?: string[] }).keys?.join(", ");
-    throw new ClientError("config", `Invalid ${path}: ${key ? `key "${key}": ` : ""}${issue.message}`);
+    const key = issue.path.length
+      ? issue.path.join(".")
+      : (issue as { keys?: string[] }).keys?.join(", ");
+    throw new ClientError(
+      "config",
+      `Invalid ${path}: ${key ? `key "${key}": ` : ""}${issue.message}`,
+    );
   }
   return result.data;
 }

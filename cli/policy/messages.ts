@@ -18,7 +18,9 @@ export function denialSentence(result: EvaluationResult): string {
   if (result.reason) parts.push(result.reason.replace(/\.$/, ""));
   const cves = result.cves.map((c) => c.id);
   if (cves.length) parts.push(`vulnerabilities: ${cves.join(", ")}`);
-  if (result.replacement) parts.push(`use ${result.replacement} instead`);
+  if (result.replacement && !result.reason?.includes(result.replacement)) {
+    parts.push(`use ${result.replacement} instead`);
+  }
   return parts.join(": ").replace(/: (vulnerabilities|use )/g, "; $1") + ".";
 }
 

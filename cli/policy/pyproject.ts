@@ -150,8 +150,9 @@ export function pinnedVersion(specifier: string): string | null {
       const req = parse(specifier);
       if (req?.type === "ProjectURL") return null;
       if (req?.type === "ProjectName") {
-        const clauses = (req.versionSpec ?? []).filter((c) => typeof c.version === "string") as
-          Array<{ operator: string; version: string }>;
+        const clauses = (req.versionSpec ?? []).filter((c) =>
+          typeof c.version === "string"
+        ) as Array<{ operator: string; version: string }>;
         return fromClauses(clauses);
       }
     } catch {

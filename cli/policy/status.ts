@@ -57,16 +57,16 @@ export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
   const sections: Section[] = [];
 
   sections.push(
-    health instanceof Error
-      ? { name: "server", flag: "fail", detail: why(health) }
-      : {
-        name: "server",
-        flag: health.status === "ok" ? "ok" : "warn",
-        detail: `${inputs.serverUrl} reachable (status ${health.status}` +
-          (health.version ? `, version ${health.version}` : "") +
-          (typeof health.registry_version === "string" ? `, registry ${health.registry_version}` : "") +
-          ")",
-      },
+    health instanceof Error ? { name: "server", flag: "fail", detail: why(health) } : {
+      name: "server",
+      flag: health.status === "ok" ? "ok" : "warn",
+      detail: `${inputs.serverUrl} reachable (status ${health.status}` +
+        (health.version ? `, version ${health.version}` : "") +
+        (typeof health.registry_version === "string"
+          ? `, registry ${health.registry_version}`
+          : "") +
+        ")",
+    },
   );
 
   const hooks = [
@@ -81,14 +81,20 @@ export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
   });
 
   if (pending instanceof Error) {
-    sections.push({ name: "pending_approvals", flag: "warn", detail: `unavailable: ${why(pending)}` });
+    sections.push({
+      name: "pending_approvals",
+      flag: "warn",
+      detail: `unavailable: ${why(pending)}`,
+    });
   } else {
     const names = pending.items.map((i) => i.package);
     sections.push({
       name: "pending_approvals",
       flag: names.length ? "warn" : "ok",
       detail: names.length
-        ? `${names.length} pending: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""}`
+        ? `${names.length} pending: ${names.slice(0, 10).join(", ")}${
+          names.length > 10 ? ", …" : ""
+        }`
         : "none pending",
     });
   }
@@ -112,7 +118,11 @@ export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
       ? { name: "dependencies", flag: "warn", detail: "no pyproject.toml in the project root" }
       : deps instanceof Error
       ? { name: "dependencies", flag: "fail", detail: why(deps) }
-      : { name: "dependencies", flag: "ok", detail: `${deps.size} runtime dependencies in pyproject.toml` },
+      : {
+        name: "dependencies",
+        flag: "ok",
+        detail: `${deps.size} runtime dependencies in pyproject.toml`,
+      },
   );
   return sections;
 }
@@ -120,6 +130,8 @@ export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
 /** One screen of text: `flag  name  detail` per line. */
 export function renderStatus(sections: Section[]): string {
   const width = Math.max(...sections.map((s) => s.name.length));
-  return sections.map((s) => `[${s.flag.padEnd(4)}] ${s.name.padEnd(width)}  ${s.detail}`).join("\n") +
+  return sections.map((s) => `[${s.flag.padEnd(4)}] ${s.name.padEnd(width)}  ${s.detail}`).join(
+    "\n",
+  ) +
     "\n";
 }

@@ -7,6 +7,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { VERSION } from "../../src/version.ts";
 import { CommandError, type CommandIO, EXIT_USAGE } from "./io.ts";
+import { registerOpsCommands } from "./commands/ops.ts";
 import { quickstart } from "./commands/quickstart.ts";
 import { registryCompile } from "./commands/registry_compile.ts";
 import { serve } from "./commands/serve.ts";
@@ -20,10 +21,14 @@ function portOption(value: string): number {
 }
 
 /** A hook to add subcommands (operations commands register through it). */
-export type CommandRegistrar = (program: Command, io: CommandIO, done: (code: number) => void) => void;
+export type CommandRegistrar = (
+  program: Command,
+  io: CommandIO,
+  done: (code: number) => void,
+) => void;
 
 /** Registrars of further subcommands, in order. */
-export const EXTRA_COMMANDS: CommandRegistrar[] = [];
+export const EXTRA_COMMANDS: CommandRegistrar[] = [registerOpsCommands];
 
 /** Builds the program; `done` receives the exit code of the action that ran. */
 export function buildProgram(io: CommandIO, done: (code: number) => void): Command {
@@ -43,12 +48,19 @@ export function buildProgram(io: CommandIO, done: (code: number) => void): Comma
 
   program
     .command("quickstart")
-    .description("single-user bring-up: example registry + SQLite under --target, served on 127.0.0.1")
-    .option("--target <dir>", "directory for registry.yaml, registry.json and policyd.db", "./.policyd")
+    .description(
+      "single-user bring-up: example registry + SQLite under --target, served on 127.0.0.1",
+    )
+    .option(
+      "--target <dir>",
+      "directory for registry.yaml, registry.json and policyd.db",
+      "./.policyd",
+    )
     .option("--force", "overwrite the registry and database with fresh ones", false)
     .option("--port <port>", "port", portOption, 8765)
-    .action(async (opts: { target: string; force: boolean; port: number }) =>
-      done(await quickstart(opts, io))
+    .option("--no-serve", "prepare the files and exit without serving")
+    .action(async (opts: { target: string; force: boolean; port: number; serve: boolean }) =>
+      done(await quickstart({ ...opts, prepareOnly: !opts.serve }, io))
     );
 
   const registry = program.command("registry").description("registry tools");
@@ -78,7 +90,9 @@ export async function run(args: string[], io: CommandIO): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; everything else commander reports is a usage error.
-      if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code)) return 0;
+      if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code)) {
+        return 0;
+      }
       if (error.code === "commander.executeSubCommandAsync") return 1;
       return EXIT_USAGE;
     }

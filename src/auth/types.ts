@@ -37,6 +37,18 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * The configured backend cannot authenticate anyone (the `apikey`
+ * placeholder); the HTTP layer answers 501 so a misconfigured deployment
+ * fails loudly instead of looking like a bad credential.
+ */
+export class AuthNotImplementedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AuthNotImplementedError";
+  }
+}
+
 /** The single-user identity. */
 export const LOCAL_IDENTITY: Identity = Object.freeze({ id: "local", groups: [], raw: {} });
 

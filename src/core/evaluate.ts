@@ -89,7 +89,9 @@ export function evaluate(
   const latest = licenseFacts?.latest_version ?? null;
   const vulnFacts = facts.vulnerabilities?.status === "ok" ? facts.vulnerabilities : null;
   const cves = vulnFacts
-    ? toReported(vulnerabilitiesInScope(vulnFacts.vulnerabilities, request.version, policies, latest))
+    ? toReported(
+      vulnerabilitiesInScope(vulnFacts.vulnerabilities, request.version, policies, latest),
+    )
     : [];
   const known = rule !== undefined;
   const base: Common = {

@@ -42,7 +42,9 @@ export function parsePackageSpec(spec: string, version: string | undefined): Par
       return {
         ok: false,
         path: "package",
-        message: `"${text.slice(0, 80)}" is not a PEP 508 package name (expected e.g. requests or requests==2.31.0)`,
+        message: `"${
+          text.slice(0, 80)
+        }" is not a PEP 508 package name (expected e.g. requests or requests==2.31.0)`,
       };
     }
     name = parsed.name;
@@ -66,7 +68,11 @@ export function parsePackageSpec(spec: string, version: string | undefined): Par
   }
   const chosen = requested ?? pinned;
   if (chosen !== null && valid(chosen) === null) {
-    return { ok: false, path: "version", message: `"${chosen.slice(0, 80)}" is not a PEP 440 version` };
+    return {
+      ok: false,
+      path: "version",
+      message: `"${chosen.slice(0, 80)}" is not a PEP 440 version`,
+    };
   }
   return { ok: true, request: { name: normalizeName(name), version: chosen } };
 }

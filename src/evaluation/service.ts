@@ -109,7 +109,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
           decisions[index] = await decide(requests[index], snapshot);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, requests.length) }, worker));
+      await Promise.all(
+        Array.from({ length: Math.min(BATCH_CONCURRENCY, requests.length) }, worker),
+      );
       const rows = await deps.audit.insertMany(
         decisions.map((d) => auditRowOf(d, snapshot, context)),
       );

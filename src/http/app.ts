@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { CALL_SOURCES } from "../store/types.ts";
-import { AuthError } from "../auth/types.ts";
+import { AuthError, AuthNotImplementedError } from "../auth/types.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
 import { evaluateRoutes } from "./routes/evaluate.ts";
@@ -16,6 +16,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
+import { dashboardRoutes } from "../../dashboards/routes.tsx";
 
 /** Largest accepted request body (SPEC §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -51,7 +52,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use("*", async (c, next) => {
     const requestId = c.req.header("x-request-id")?.slice(0, 100) ??
-      (deps.requestIds ? deps.requestIds() : `req-${Date.now().toString(36)}-${(++sequence).toString(36)}`);
+      (deps.requestIds
+        ? deps.requestIds()
+        : `req-${Date.now().toString(36)}-${(++sequence).toString(36)}`);
     const log = deps.log.child({ request_id: requestId });
     c.set("requestId", requestId);
     c.set("log", log);
@@ -73,7 +76,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new ProblemError(413, "body-too-large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+        throw new ProblemError(
+          413,
+          "body-too-large",
+          `request body exceeds ${MAX_BODY_BYTES} bytes`,
+        );
       },
     }),
   );
@@ -90,14 +97,25 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     const project = c.req.query("project")?.trim() || header(c, "x-policy-project") || "default";
     if (project !== "*" && !PROJECT_PATTERN.test(project)) {
-      throw new ProblemError(400, "invalid-request", `invalid project name "${project.slice(0, 60)}"`, {
-        errors: [{ path: "project", message: "letters, digits and ._-@/:+ only, 1–200 characters" }],
-      });
+      throw new ProblemError(
+        400,
+        "invalid-request",
+        `invalid project name "${project.slice(0, 60)}"`,
+        {
+          errors: [{
+            path: "project",
+            message: "letters, digits and ._-@/:+ only, 1–200 characters",
+          }],
+        },
+      );
     }
     const source = header(c, "x-policy-source") ?? "api";
     if (!(CALL_SOURCES as readonly string[]).includes(source)) {
       throw new ProblemError(400, "invalid-request", `invalid X-Policy-Source "${source}"`, {
-        errors: [{ path: "X-Policy-Source", message: `expected one of ${CALL_SOURCES.join(", ")}` }],
+        errors: [{
+          path: "X-Policy-Source",
+          message: `expected one of ${CALL_SOURCES.join(", ")}`,
+        }],
       });
     }
     c.set("context", {
@@ -115,6 +133,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", registryRoutes(deps));
   app.route("/api/v1", reportRoutes(deps));
   app.route("/api/v1", openapiRoutes(deps));
+  app.route("/", dashboardRoutes(deps));
   for (const mount of deps.extraRoutes ?? []) mount(app);
 
   app.notFound((c) =>
@@ -129,6 +148,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => {
     if (error instanceof ProblemError) {
       return problemResponse(error.toProblem(), error.headers);
+    }
+    if (error instanceof AuthNotImplementedError) {
+      return problemResponse(new ProblemError(501, "not-implemented", error.message).toProblem());
     }
     if (error instanceof AuthError) {
       return problemResponse(
@@ -147,7 +169,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       type: "https://policyd.dev/problems/internal-error",
       title: "Internal Server Error",
       status: 500,
-      detail: `internal error; quote request id ${c.get("requestId") ?? "unknown"} when reporting it`,
+      detail: `internal error; quote request id ${
+        c.get("requestId") ?? "unknown"
+      } when reporting it`,
     });
   });
 

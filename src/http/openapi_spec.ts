@@ -13,7 +13,10 @@ export interface Operation {
   path: string;
   summary: string;
   operator?: boolean;
-  query?: Record<string, { description: string; required?: boolean; schema?: Record<string, unknown> }>;
+  query?: Record<
+    string,
+    { description: string; required?: boolean; schema?: Record<string, unknown> }
+  >;
   body?: { contentType: string; schema: z.ZodType | Record<string, unknown> };
   responses: Record<string, string>;
 }
@@ -28,7 +31,10 @@ const problemSchema = {
     detail: { type: "string" },
     errors: {
       type: "array",
-      items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } },
+      items: {
+        type: "object",
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
     },
   },
 };
@@ -46,7 +52,10 @@ export const OPERATIONS: Operation[] = [
     path: "/evaluate",
     summary: "Evaluate one package (optionally at a version); writes one audit row.",
     query: {
-      package: { description: "PEP 508 name, optionally pinned: `requests` or `requests==2.31.0`", required: true },
+      package: {
+        description: "PEP 508 name, optionally pinned: `requests` or `requests==2.31.0`",
+        required: true,
+      },
       version: { description: "PEP 440 version" },
       project: { description: "project name (or header X-Policy-Project; default `default`)" },
     },
@@ -59,13 +68,25 @@ export const OPERATIONS: Operation[] = [
     body: {
       contentType: "application/json",
       schema: z.object({
-        packages: z.array(z.object({ package: z.string(), version: z.string().optional() })).max(500),
+        packages: z.array(z.object({ package: z.string(), version: z.string().optional() })).max(
+          500,
+        ),
       }),
     },
     responses: { "200": "{results: Evaluation[]}", "400": "invalid body or batch over 500" },
   },
-  { method: "get", path: "/health", summary: "Liveness and readiness.", responses: { "200": "ok", "503": "database unusable" } },
-  { method: "get", path: "/registry", summary: "The live compiled registry.", responses: { "200": "CompiledRegistry" } },
+  {
+    method: "get",
+    path: "/health",
+    summary: "Liveness and readiness.",
+    responses: { "200": "ok", "503": "database unusable" },
+  },
+  {
+    method: "get",
+    path: "/registry",
+    summary: "The live compiled registry.",
+    responses: { "200": "CompiledRegistry" },
+  },
   {
     method: "post",
     path: "/registry/parse-yaml",
@@ -80,14 +101,39 @@ export const OPERATIONS: Operation[] = [
     operator: true,
     responses: { "200": "ReloadResult" },
   },
-  { method: "get", path: "/reports/legal", summary: "License report.", query: reportQuery, responses: { "200": "LegalReport" } },
-  { method: "get", path: "/reports/security", summary: "CVE report.", query: reportQuery, responses: { "200": "SecurityReport" } },
-  { method: "get", path: "/reports/agents", summary: "Agent activity report.", query: reportQuery, responses: { "200": "AgentsReport" } },
-  { method: "get", path: "/openapi.json", summary: "This document.", responses: { "200": "OpenAPI 3.1" } },
+  {
+    method: "get",
+    path: "/reports/legal",
+    summary: "License report.",
+    query: reportQuery,
+    responses: { "200": "LegalReport" },
+  },
+  {
+    method: "get",
+    path: "/reports/security",
+    summary: "CVE report.",
+    query: reportQuery,
+    responses: { "200": "SecurityReport" },
+  },
+  {
+    method: "get",
+    path: "/reports/agents",
+    summary: "Agent activity report.",
+    query: reportQuery,
+    responses: { "200": "AgentsReport" },
+  },
+  {
+    method: "get",
+    path: "/openapi.json",
+    summary: "This document.",
+    responses: { "200": "OpenAPI 3.1" },
+  },
 ];
 
 function schemaOf(schema: z.ZodType | Record<string, unknown>): Record<string, unknown> {
-  return schema instanceof z.ZodType ? z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown> : schema;
+  return schema instanceof z.ZodType
+    ? z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>
+    : schema;
 }
 
 /** Renders the operation table as an OpenAPI 3.1 document. */
@@ -112,14 +158,23 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       ...(op.operator ? { description: "Operator-only in org mode (OPERATOR_GROUP)." } : {}),
       ...(parameters.length ? { parameters } : {}),
       ...(op.body
-        ? { requestBody: { required: true, content: { [op.body.contentType]: { schema: schemaOf(op.body.schema) } } } }
+        ? {
+          requestBody: {
+            required: true,
+            content: { [op.body.contentType]: { schema: schemaOf(op.body.schema) } },
+          },
+        }
         : {}),
       responses,
     };
   }
   return {
     openapi: "3.1.0",
-    info: { title: "policyd", version, description: "Dependency policy service for Python packages." },
+    info: {
+      title: "policyd",
+      version,
+      description: "Dependency policy service for Python packages.",
+    },
     servers: [{ url: "/api/v1" }],
     paths,
   };

@@ -10,11 +10,18 @@ import { formatPath } from "../registry/schema.ts";
 import { badRequest } from "./problem.ts";
 
 /** Parses a value with a schema or throws a 400 problem naming each bad field. */
-export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+export function parseOr400<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const errors = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
-  throw badRequest(`invalid ${what}: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, errors);
+  throw badRequest(
+    `invalid ${what}: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`,
+    errors,
+  );
 }
 
 /** Reads a JSON body or throws a 400 problem when it is not JSON. */

@@ -51,10 +51,16 @@ export function baseScore(vector: string): number | null {
     const [key, value] = part.split(":");
     if (key && value && key !== "CVSS") metrics.set(key, value);
   }
-  const required = REQUIRED_METRICS[cvssMajor(trimmed)];
+  const major = cvssMajor(trimmed);
+  const required = REQUIRED_METRICS[major];
   if (required.some((m) => !metrics.has(m) || metrics.get(m) === "X")) return null;
+  // CVSS 4.0 folds threat and environmental metrics into its one score: keep
+  // only the base metrics so the result is CVSS-B, the base score.
+  const scored = major === "4"
+    ? `CVSS:4.0/${required.map((m) => `${m}:${metrics.get(m)}`).join("/")}`
+    : trimmed;
   try {
-    const base = calculator.fromVector(trimmed)?.calculateScores().base;
+    const base = calculator.fromVector(scored)?.calculateScores().base;
     return typeof base === "number" && Number.isFinite(base) ? base : null;
   } catch {
     return null;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CompiledRegistry, PackageRule, RegistrySnapshot } from "../core/types.ts";
-import { type ValidationError, validateRegistry } from "./schema.ts";
+import { validateRegistry, type ValidationError } from "./schema.ts";
 import { parseYaml } from "./yaml.ts";
 
 /** Result of compiling: the registry (and its source hash) or errors. */

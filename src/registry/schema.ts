@@ -132,11 +132,15 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; errors: Validat
  */
 export function validateRegistry(input: unknown): Validated<RegistryDocument> {
   const parsed = registryDocumentSchema.safeParse(input ?? {});
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: toErrors(parsed.error) };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, errors: toErrors(parsed.error) };
 }
 
 /** Validates one rule on its own. */
 export function validateRule(input: unknown): Validated<ValidatedRule> {
   const parsed = packageRuleSchema.safeParse(input);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, errors: toErrors(parsed.error) };
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, errors: toErrors(parsed.error) };
 }

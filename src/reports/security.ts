@@ -12,8 +12,16 @@ import { type ReportParams, windowFilter } from "./params.ts";
 export interface SecurityReport {
   total_denials: number;
   recent_denials: AuditRow[];
-  severity_distribution: { critical: number; high: number; medium: number; low: number; unknown: number };
-  top_packages: Array<{ package: string; denials: number; max_cvss: number | null; cve_ids: string[] }>;
+  severity_distribution: {
+    critical: number;
+    high: number;
+    medium: number;
+    low: number;
+    unknown: number;
+  };
+  top_packages: Array<
+    { package: string; denials: number; max_cvss: number | null; cve_ids: string[] }
+  >;
   top_cves: Array<{ cve: string; denials: number; packages: string[] }>;
   hot_registry_packages: Array<
     { package: string; registry_status: string; cve_denials: number; provisional: number }
@@ -63,11 +71,18 @@ export async function securityReport(
       const cve = cveCounts.get(rule.name) ?? 0;
       const prov = provisionalCounts.get(rule.name) ?? 0;
       if (cve + prov > 0) {
-        hot.push({ package: rule.name, registry_status: rule.status, cve_denials: cve, provisional: prov });
+        hot.push({
+          package: rule.name,
+          registry_status: rule.status,
+          cve_denials: cve,
+          provisional: prov,
+        });
       }
     }
-    hot.sort((a, b) => b.cve_denials + b.provisional - (a.cve_denials + a.provisional) ||
-      a.package.localeCompare(b.package));
+    hot.sort((a, b) =>
+      b.cve_denials + b.provisional - (a.cve_denials + a.provisional) ||
+      a.package.localeCompare(b.package)
+    );
   }
 
   return {
@@ -75,7 +90,12 @@ export async function securityReport(
     recent_denials: recent,
     severity_distribution: distribution,
     top_packages: packages
-      .map((g) => ({ package: g.keys.package ?? "", denials: g.count, max_cvss: g.max_cvss, cve_ids: g.cve_ids }))
+      .map((g) => ({
+        package: g.keys.package ?? "",
+        denials: g.count,
+        max_cvss: g.max_cvss,
+        cve_ids: g.cve_ids,
+      }))
       .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
       .slice(0, params.limit),
     top_cves: cveGroups

@@ -5,6 +5,7 @@
  * @module
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { setImmediate } from "node:timers";
 import { MIGRATIONS } from "./migrations.ts";
 import type {
   ApprovalFilter,
@@ -44,7 +45,9 @@ function migrate(db: DatabaseSync): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Set(
-    (db.prepare("SELECT version FROM schema_migrations").all() as Row[]).map((r) => Number(r.version)),
+    (db.prepare("SELECT version FROM schema_migrations").all() as Row[]).map((r) =>
+      Number(r.version)
+    ),
   );
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
@@ -174,8 +177,40 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return { ...row, id: Number(result.lastInsertRowid), ts };
   };
 
+  // Group commit: inserts that arrive in the same turn of the event loop share
+  // one transaction. Each promise resolves only after its COMMIT, so "committed
+  // before the response" still holds, while concurrent requests pay one
+  // WAL commit between them instead of one each.
+  let pending: Array<
+    { row: NewAuditRow; resolve: (r: AuditRow) => void; reject: (e: unknown) => void }
+  > = [];
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    let stored: AuditRow[];
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        stored = batch.map((item) => insertOne(item.row));
+        db.exec("COMMIT");
+      } catch (error) {
+        db.exec("ROLLBACK");
+        throw error;
+      }
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => item.resolve(stored[i]));
+  };
+
   const audit: Store["audit"] = {
-    insert: (row) => Promise.resolve().then(() => insertOne(row)),
+    insert: (row) =>
+      new Promise<AuditRow>((resolve, reject) => {
+        if (closed) return reject(new Error("store is closed"));
+        pending.push({ row, resolve, reject });
+        if (pending.length === 1) setImmediate(flush);
+      }),
     insertMany: (rows) =>
       Promise.resolve().then(() => {
         db.exec("BEGIN IMMEDIATE");
@@ -202,7 +237,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         const where = whereClause(filter);
         const select = columns.length ? `${columns.join(", ")}, ` : "";
         const groupBy = columns.length ? `GROUP BY ${by.map((_, i) => `k${i}`).join(", ")}` : "";
-        const from = by.includes("cve") ? "audit_log, json_each(audit_log.cve_ids) AS cve" : "audit_log";
+        const from = by.includes("cve")
+          ? "audit_log, json_each(audit_log.cve_ids) AS cve"
+          : "audit_log";
         const rows = db.prepare(
           `SELECT ${select}COUNT(*) AS count, MAX(max_cvss) AS max_cvss, MAX(ts) AS last_ts,
              json_group_array(DISTINCT project) AS projects,
@@ -215,7 +252,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
           .map((row): AuditGroup => {
             const cves = new Set<string>();
             for (const list of String(row.cve_lists ?? "").split("\x1f")) {
-              if (list) for (const id of JSON.parse(list) as string[]) cves.add(id);
+              if (list) { for (const id of JSON.parse(list) as string[]) cves.add(id); }
             }
             return {
               keys: Object.fromEntries(by.map((key, i) => [key, row[`k${i}`] as string | null])),
@@ -296,9 +333,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         }
         return changed;
       }),
+    get: (id: number) =>
+      Promise.resolve().then(() => {
+        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
+          | Row
+          | undefined;
+        return row ? toApproval(row) : undefined;
+      }),
     recordProposal: (id: number, status: string, detail: string) =>
       Promise.resolve().then(() => {
-        db.prepare("UPDATE approval_requests SET proposal_status = ?, proposal_detail = ? WHERE id = ?")
+        db.prepare(
+          "UPDATE approval_requests SET proposal_status = ?, proposal_detail = ? WHERE id = ?",
+        )
           .run(status, detail, id);
       }),
   };
@@ -318,6 +364,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       }),
     close: () =>
       Promise.resolve().then(() => {
+        if (pending.length) flush();
         if (!closed) {
           closed = true;
           db.close();

@@ -138,6 +138,8 @@ export interface ApprovalFilter {
 /** Durable approval requests. */
 export interface ApprovalStore {
   create(request: NewApprovalRequest): Promise<ApprovalRequest>;
+  /** One request by id. */
+  get(id: number): Promise<ApprovalRequest | undefined>;
   list(filter: ApprovalFilter): Promise<ApprovalRequest[]>;
   /** Flips every PENDING_REVIEW request of these packages to APPROVED; returns how many. */
   approvePackages(packages: string[], decidedAt: string): Promise<number>;

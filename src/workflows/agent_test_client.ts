@@ -93,7 +93,11 @@ export class AgentTestClient {
   }
 
   /** Sends a request with any method; the named methods call this. */
-  async request(method: string, path: string, options: RequestOptions = {}): Promise<AgentResponse> {
+  async request(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<AgentResponse> {
     // Reserve the step before any await so concurrent calls keep start order.
     const fill = currentRecorder()?.reserve();
     const local = new URL(path, "http://localhost");
@@ -108,7 +112,9 @@ export class AgentTestClient {
     const request = new Request(this.#url(local), { method: method.toUpperCase(), headers, body });
     const response = await AgentResponse.from(await this.#dispatch(request));
     if (fill) {
-      const match = this.#routes() ? matchRoute(this.#routes()!, request.method, local.pathname) : undefined;
+      const match = this.#routes()
+        ? matchRoute(this.#routes()!, request.method, local.pathname)
+        : undefined;
       fill({
         kind: "api",
         method: request.method,
@@ -141,7 +147,10 @@ export class AgentTestClient {
     const target = this.#target;
     if (typeof target === "string" || target instanceof URL) return fetch(request);
     if (typeof target === "function") return target(request);
-    const appFetch = target.fetch as (request: Request, env?: unknown) => Response | Promise<Response>;
+    const appFetch = target.fetch as (
+      request: Request,
+      env?: unknown,
+    ) => Response | Promise<Response>;
     return appFetch.call(target, request, this.#options.env);
   }
 }

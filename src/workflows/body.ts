@@ -5,7 +5,8 @@
  */
 import type { RecordedBody } from "./types.ts";
 
-const TEXTUAL = /^(text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql))/i;
+const TEXTUAL =
+  /^(text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql))/i;
 
 /**
  * Decodes a body for the document: JSON when the content type says JSON and it
@@ -19,7 +20,10 @@ const TEXTUAL = /^(text\/|application\/(?:[\w.+-]*\+)?(?:json|xml|yaml|x-yaml|ja
  * // { type: "json", value: { a: 1 } }
  * ```
  */
-export function decodeBody(bytes: Uint8Array | undefined, contentType: string | null): RecordedBody | undefined {
+export function decodeBody(
+  bytes: Uint8Array | undefined,
+  contentType: string | null,
+): RecordedBody | undefined {
   if (bytes === undefined) return { type: "omitted", reason: `${contentType ?? "stream"} stream` };
   if (bytes.length === 0) return undefined;
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();

@@ -5,7 +5,7 @@
  */
 import { deriveDataFlow } from "./data_flow.ts";
 import type { RawApiCall, RawBoundary } from "./recorder.ts";
-import { isSecretKey, REDACTED, redact, redactString } from "./redact.ts";
+import { isSecretKey, redact, REDACTED, redactString } from "./redact.ts";
 import {
   type QueryParams,
   type RecordedBody,

@@ -87,7 +87,9 @@ function matches(sink: Sink, value: string): boolean {
 function requestSinks(step: RawApiCall): Sink[] {
   const sinks: Sink[] = [];
   if (step.request?.type === "json") {
-    for (const leaf of leaves(step.request.value, "")) sinks.push({ ...leaf, location: "request body" });
+    for (const leaf of leaves(step.request.value, "")) {
+      sinks.push({ ...leaf, location: "request body" });
+    }
   }
   for (const [name, value] of Object.entries(step.query ?? {})) {
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -96,7 +98,9 @@ function requestSinks(step: RawApiCall): Sink[] {
   }
   if (step.params) {
     for (const [name, value] of Object.entries(step.params)) {
-      if (distinctive(value)) sinks.push({ key: `:${name}`, value: decode(value), location: "path" });
+      if (distinctive(value)) {
+        sinks.push({ key: `:${name}`, value: decode(value), location: "path" });
+      }
     }
   } else {
     step.path.split("/").forEach((segment, index) => {

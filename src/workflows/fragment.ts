@@ -87,7 +87,9 @@ export function writeFragment(path: string, workflow: Workflow): void {
   try {
     Deno.writeTextFileSync(path, text);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied)) {
+    if (
+      !(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied)
+    ) {
       throw error;
     }
     if (deferred.length === 0) globalThis.addEventListener("unload", flushDeferred);

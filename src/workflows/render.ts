@@ -4,9 +4,17 @@
  * @module
  */
 import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
-import type { ApiStep, DataFlowLink, RecordedBody, Workflow, WorkflowDocument, WorkflowStep } from "./types.ts";
+import type {
+  ApiStep,
+  DataFlowLink,
+  RecordedBody,
+  Workflow,
+  WorkflowDocument,
+  WorkflowStep,
+} from "./types.ts";
 
-const PREAMBLE = "This document is generated from the project's integration tests. Each workflow is " +
+const PREAMBLE =
+  "This document is generated from the project's integration tests. Each workflow is " +
   "the ordered sequence of HTTP calls a test made against the API, with the request and response " +
   "payloads it observed; only workflows whose test passed in the run that compiled this document " +
   "are included, so every section is verified by a passing test. Secrets are replaced by " +
@@ -32,7 +40,10 @@ export function renderDocument(doc: WorkflowDocument): string {
   if (doc.workflows.length === 0) {
     parts.push("_No workflow test passed in the run that compiled this document._");
   } else {
-    parts.push(doc.workflows.map((wf, i) => `- [${oneLine(wf.name)}](#${anchors[i]}): ${oneLine(wf.intent)}`).join("\n"));
+    parts.push(
+      doc.workflows.map((wf, i) => `- [${oneLine(wf.name)}](#${anchors[i]}): ${oneLine(wf.intent)}`)
+        .join("\n"),
+    );
   }
   for (const wf of doc.workflows) parts.push(renderWorkflow(wf));
   return parts.join("\n\n") + "\n";
@@ -69,18 +80,31 @@ function sequenceTable(steps: WorkflowStep[]): string {
   if (steps.length === 0) return "_No steps were recorded._";
   const rows = steps.map((step, i) => {
     const [domain, action, description] = step.kind === "api"
-      ? ["[Core Service]", `${step.method} ${step.path}`, `Calls \`${step.route ?? step.path}\`, responds ${step.status}`]
+      ? [
+        "[Core Service]",
+        `${step.method} ${step.path}`,
+        `Calls \`${step.route ?? step.path}\`, responds ${step.status}`,
+      ]
       : ["[External/Mocked]", "Client Logic Query", `${step.name} (${step.domain})`];
     return `| ${i + 1} | ${domain} | ${cell(action)} | ${cell(description)} |`;
   });
-  return ["| Step | Domain / Boundary | Action | Description |", "|---|---|---|---|", ...rows].join("\n");
+  return ["| Step | Domain / Boundary | Action | Description |", "|---|---|---|---|", ...rows].join(
+    "\n",
+  );
 }
 
 function payloads(step: ApiStep, n: number): string {
   const parts = [`#### Step ${n} — ${step.method} ${step.path} → ${step.status}`];
-  if (step.route !== undefined) parts.push(`Route: \`${step.method} ${step.route}\``);
-  if (step.query !== undefined) parts.push("Query parameters:", fence("json", JSON.stringify(step.query, null, 2)));
-  parts.push(...bodyBlock("Request body", step.request), ...bodyBlock("Response body", step.response));
+  if (step.route !== undefined && step.route !== step.path) {
+    parts.push(`Route: \`${step.method} ${step.route}\``);
+  }
+  if (step.query !== undefined) {
+    parts.push("Query parameters:", fence("json", JSON.stringify(step.query, null, 2)));
+  }
+  parts.push(
+    ...bodyBlock("Request body", step.request),
+    ...bodyBlock("Response body", step.response),
+  );
   return parts.join("\n\n");
 }
 

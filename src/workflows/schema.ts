@@ -5,7 +5,13 @@
  * @module
  */
 import { z } from "zod";
-import type { DataFlowLink, RecordedBody, Workflow, WorkflowDocument, WorkflowStep } from "./types.ts";
+import type {
+  DataFlowLink,
+  RecordedBody,
+  Workflow,
+  WorkflowDocument,
+  WorkflowStep,
+} from "./types.ts";
 
 const body: z.ZodType<RecordedBody> = z.discriminatedUnion("type", [
   z.object({ type: z.literal("json"), value: z.unknown() }),

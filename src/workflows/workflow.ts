@@ -37,7 +37,11 @@ let declared = 0;
  * }));
  * ```
  */
-export function workflow(name: string, intent: string, fn: WorkflowFn): (t: Deno.TestContext) => Promise<void> {
+export function workflow(
+  name: string,
+  intent: string,
+  fn: WorkflowFn,
+): (t: Deno.TestContext) => Promise<void> {
   workflowId(name);
   const index = declared++;
   return async (t) => {

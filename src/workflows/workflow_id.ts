@@ -27,7 +27,9 @@ export function workflowId(name: string): string {
     .replace(/^_+|_+$/g, "")
     .toLowerCase();
   if (id === "") {
-    throw new TypeError(`Cannot derive a workflow ID from the name "${name}": it has no letters or digits`);
+    throw new TypeError(
+      `Cannot derive a workflow ID from the name "${name}": it has no letters or digits`,
+    );
   }
   return id;
 }

@@ -55,7 +55,11 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
   if (options.json) {
     const rows = results.map((r, i) => ({ ...r, specifier: entries[i][1] }));
     io.stdout(
-      JSON.stringify({ project: config.project, checked: results.length, summary, results: rows }, null, 2) +
+      JSON.stringify(
+        { project: config.project, checked: results.length, summary, results: rows },
+        null,
+        2,
+      ) +
         "\n",
     );
   } else {
@@ -65,7 +69,9 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
         `provisional, ${summary.denied} denied, ${summary.transport_errors} not checked\n`,
     );
   }
-  if (summary.transport_errors) io.stderr(`policy: warning: ${results.find((r) => r.transport_error)!.reason}\n`);
+  if (summary.transport_errors) {
+    io.stderr(`policy: warning: ${results.find((r) => r.transport_error)!.reason}\n`);
+  }
   if (summary.denied) return EXIT.DENIED;
   if (summary.provisional || summary.transport_errors) return EXIT.PROVISIONAL;
   return EXIT.OK;

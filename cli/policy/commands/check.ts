@@ -51,6 +51,8 @@ export async function check(options: CheckOptions, io: Io): Promise<number> {
   if (result.transport_error) {
     io.stderr(`policy: warning: ${result.reason}\n`);
   }
-  io.stdout(options.json ? JSON.stringify(result, null, 2) + "\n" : renderEvaluation(result) + "\n");
+  io.stdout(
+    options.json ? JSON.stringify(result, null, 2) + "\n" : renderEvaluation(result) + "\n",
+  );
   return verdictExitCode(result);
 }

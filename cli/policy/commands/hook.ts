@@ -45,11 +45,15 @@ export async function hookOutput(stdin: string, io: Io): Promise<string | null> 
   const parsed = HookEventSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    io.stderr(`policy hook: ignored: invalid hook event (${issue.path.join(".")}: ${issue.message})\n`);
+    io.stderr(
+      `policy hook: ignored: invalid hook event (${issue.path.join(".")}: ${issue.message})\n`,
+    );
     return null;
   }
   const event = parsed.data;
-  if (event.hook_event_name !== "PreToolUse" && event.hook_event_name !== "SessionStart") return null;
+  if (event.hook_event_name !== "PreToolUse" && event.hook_event_name !== "SessionStart") {
+    return null;
+  }
   const start = io.env("CLAUDE_PROJECT_DIR") || event.cwd || io.cwd;
   const config = loadConfig(start);
   let client: ApiClient | ClientError;
@@ -77,7 +81,11 @@ export async function hookOutput(stdin: string, io: Io): Promise<string | null> 
   const [verdict, message] = decision;
   return JSON.stringify({
     hookSpecificOutput: verdict === "deny"
-      ? { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: message }
+      ? {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: message,
+      }
       : { hookEventName: "PreToolUse", additionalContext: message },
   });
 }

@@ -81,7 +81,13 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     report(io, "config", configPath, true);
   } else {
     const flags = options.serverUrl || options.project || options.mode;
-    report(io, "config", configPath, false, flags ? "exists; edit it to change settings" : undefined);
+    report(
+      io,
+      "config",
+      configPath,
+      false,
+      flags ? "exists; edit it to change settings" : undefined,
+    );
   }
   const config = loadConfig(root);
   const hookCommand = `${shellJoin(io.selfCommand)} hook`;
@@ -102,7 +108,12 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     report(io, "Claude Code hooks", step.path, step.written);
   }
   if (options.claudeMd) {
-    const [path, written] = installClaudeMd(root, config.project, config.server_url);
+    const [path, written] = installClaudeMd(
+      root,
+      config.project,
+      config.server_url,
+      shellJoin(io.selfCommand),
+    );
     report(io, "CLAUDE.md section", path, written);
   }
   return EXIT.OK;

@@ -29,7 +29,10 @@ export async function precommit(io: Io): Promise<number> {
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const result = await runPrecommit({ staged: await stagedFile(config.root, "pyproject.toml"), client });
+  const result = await runPrecommit({
+    staged: await stagedFile(config.root, "pyproject.toml"),
+    client,
+  });
   io.stderr(result.stderr);
   return result.code;
 }

@@ -13,7 +13,12 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import type { ResolvedConfig } from "../config.ts";
 import { ClientError } from "../exit_codes.ts";
-import { diffDependencies, pinnedVersion, runtimeDependencies, simulateEdit } from "../pyproject.ts";
+import {
+  diffDependencies,
+  pinnedVersion,
+  runtimeDependencies,
+  simulateEdit,
+} from "../pyproject.ts";
 import type { Dependencies } from "../pyproject.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 
@@ -88,7 +93,10 @@ async function evaluate(
   config: ResolvedConfig,
   wanted: Dependencies,
 ): Promise<Outcome> {
-  const queries = [...wanted].map(([name, spec]) => ({ package: name, version: pinnedVersion(spec) }));
+  const queries = [...wanted].map(([name, spec]) => ({
+    package: name,
+    version: pinnedVersion(spec),
+  }));
   try {
     if (deps.client instanceof ClientError) throw deps.client;
     return { kind: "results", results: await deps.client.evaluateBatch(queries) };
@@ -195,7 +203,9 @@ export async function handleSessionStart(
   const denied = outcome.results.filter((r) => r.verdict === "DENIED");
   const provisional = outcome.results.filter((r) => r.verdict === "PROVISIONALLY_ALLOWED");
   if (!denied.length && !provisional.length) return null;
-  const lines = [`Dependency policy of project ${config.project} (policyd at ${config.server_url}):`];
+  const lines = [
+    `Dependency policy of project ${config.project} (policyd at ${config.server_url}):`,
+  ];
   for (const r of denied) lines.push(`- ${denialSentence(r)}`);
   for (const r of provisional) lines.push(`- ${provisionalSentence(r)} It awaits review.`);
   lines.push(

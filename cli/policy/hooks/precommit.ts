@@ -52,7 +52,10 @@ export async function runPrecommit(options: PrecommitOptions): Promise<Precommit
     return { code: 1, stderr: `policy precommit: staged ${(error as Error).message}\n` };
   }
   if (deps.size === 0) return { code: 0, stderr: "" };
-  const queries = [...deps].map(([name, spec]) => ({ package: name, version: pinnedVersion(spec) }));
+  const queries = [...deps].map(([name, spec]) => ({
+    package: name,
+    version: pinnedVersion(spec),
+  }));
   let results: EvaluationResult[];
   try {
     if (options.client instanceof ClientError) throw options.client;

@@ -13,7 +13,10 @@ export const SECTION_BEGIN = "<!-- policyd:begin -->";
 export const SECTION_END = "<!-- policyd:end -->";
 
 /** The section text for a project and server. */
-export function sectionText(project: string, serverUrl: string): string {
+export function sectionText(project: string, serverUrl: string, command = "policy"): string {
+  const how = command === "policy"
+    ? ""
+    : `\nOn this machine \`policy\` is run as: \`${command}\`\n`;
   return `${SECTION_BEGIN}
 ## Dependency policy (policyd)
 
@@ -26,7 +29,7 @@ This project's Python dependencies are governed by policyd (${serverUrl}, projec
 - If a package is needed anyway, ask for review:
   \`policy request-approval <package> --rationale "<why>"\`.
 - \`policy audit\` evaluates every runtime dependency; \`policy status\` shows the setup.
-${SECTION_END}
+${how}${SECTION_END}
 `;
 }
 
@@ -42,11 +45,16 @@ function read(path: string): string | null {
  * Creates `CLAUDE.md` with the section, or appends the section once.
  * Returns `[path, written]`; `written` is false when the section existed.
  */
-export function installClaudeMd(root: string, project: string, serverUrl: string): [string, boolean] {
+export function installClaudeMd(
+  root: string,
+  project: string,
+  serverUrl: string,
+  command = "policy",
+): [string, boolean] {
   const path = join(root, "CLAUDE.md");
   const existing = read(path);
   if (existing?.includes(SECTION_BEGIN)) return [path, false];
-  const section = sectionText(project, serverUrl);
+  const section = sectionText(project, serverUrl, command);
   const text = existing === null || existing === ""
     ? section
     : existing + (existing.endsWith("\n") ? "\n" : "\n\n") + section;

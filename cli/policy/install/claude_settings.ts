@@ -41,7 +41,10 @@ function readSettings(path: string): Json | null {
   } catch {
     // reported below
   }
-  throw new ClientError("config", `Cannot update ${path}: it is not a JSON object; fix or remove it`);
+  throw new ClientError(
+    "config",
+    `Cannot update ${path}: it is not a JSON object; fix or remove it`,
+  );
 }
 
 function isOurs(handler: Record<string, unknown>): boolean {

@@ -55,7 +55,9 @@ export async function prepareQuickstart(target: string, force: boolean) {
   const compiled = await compileRegistry(await Deno.readTextFile(registryYaml));
   if (!compiled.ok) {
     throw new CommandError(
-      `${registryYaml} is invalid: ` + compiled.errors.map((e) => `${e.path}: ${e.message}`).join("; ") +
+      `${registryYaml} is invalid: ` + compiled.errors.map((e) =>
+        `${e.path}: ${e.message}`
+      ).join("; ") +
         " (fix it, or run quickstart --force to restore the example)",
     );
   }

@@ -8,7 +8,11 @@ import { writeFileAtomic } from "../../../src/registry/files.ts";
 import { CommandError, type CommandIO } from "../io.ts";
 
 /** Compiles `source` to `destination`; exit 1 with path-qualified errors. */
-export async function registryCompile(source: string, destination: string, io: CommandIO): Promise<number> {
+export async function registryCompile(
+  source: string,
+  destination: string,
+  io: CommandIO,
+): Promise<number> {
   let text: string;
   try {
     text = await Deno.readTextFile(source);

@@ -9,7 +9,9 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
 import { requireOperator } from "../operator.ts";
 
-async function yamlText(c: { req: { header(n: string): string | undefined; text(): Promise<string> } }) {
+async function yamlText(
+  c: { req: { header(n: string): string | undefined; text(): Promise<string> } },
+) {
   const type = c.req.header("content-type") ?? "";
   const text = await c.req.text();
   if (!type.includes("json")) return text;
@@ -21,7 +23,7 @@ async function yamlText(c: { req: { header(n: string): string | undefined; text(
   }
   const yaml = (body as { yaml?: unknown } | null)?.yaml;
   if (typeof yaml !== "string") {
-    throw badRequest("expected a JSON body {\"yaml\": \"…\"} or a text/yaml body", [
+    throw badRequest('expected a JSON body {"yaml": "…"} or a text/yaml body', [
       { path: "yaml", message: "required string" },
     ]);
   }

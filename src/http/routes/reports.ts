@@ -33,9 +33,18 @@ function paramsOf(c: Context<AppEnv>, deps: AppDeps): ReportParams {
 /** Report routes. */
 export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get("/reports/legal", async (c) => c.json(await legalReport(deps.store.audit, paramsOf(c, deps))));
-  routes.get("/reports/security", async (c) =>
-    c.json(await securityReport(deps.store.audit, paramsOf(c, deps), deps.registry.current())));
-  routes.get("/reports/agents", async (c) => c.json(await agentsReport(deps.store.audit, paramsOf(c, deps))));
+  routes.get(
+    "/reports/legal",
+    async (c) => c.json(await legalReport(deps.store.audit, paramsOf(c, deps))),
+  );
+  routes.get(
+    "/reports/security",
+    async (c) =>
+      c.json(await securityReport(deps.store.audit, paramsOf(c, deps), deps.registry.current())),
+  );
+  routes.get(
+    "/reports/agents",
+    async (c) => c.json(await agentsReport(deps.store.audit, paramsOf(c, deps))),
+  );
   return routes;
 }

@@ -1,0 +1,133 @@
+/**
+ * Test utilities for the client: run `policy` as a subprocess and make real
+ * temporary git repositories. Imported by tests only.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseToml } from "smol-toml";
+
+/** Absolute path of the repository root. */
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
+
+/** Output of one subprocess run. */
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment every subprocess gets: no inherited Claude or agent variables. */
+function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ["PATH", "HOME", "DENO_DIR", "TMPDIR", "LANG"]) {
+    const value = Deno.env.get(key);
+    if (value !== undefined) env[key] = value;
+  }
+  return { ...env, GIT_CONFIG_NOSYSTEM: "1", NO_COLOR: "1", ...extra };
+}
+
+/** Runs a program and collects its output. */
+export async function exec(
+  cmd: string,
+  args: string[],
+  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<Ran> {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: options.cwd,
+    env: baseEnv(options.env),
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The argv prefix that runs the client from source. */
+export const POLICY_CMD = [
+  Deno.execPath(),
+  "run",
+  "-A",
+  "--config",
+  join(REPO_ROOT, "deno.json"),
+  join(REPO_ROOT, "cli", "policy.ts"),
+];
+
+/** Runs `policy args…` in `cwd`. */
+export function policy(
+  args: string[],
+  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<Ran> {
+  return exec(POLICY_CMD[0], [...POLICY_CMD.slice(1), ...args], options);
+}
+
+/** Runs git in `cwd`, failing the test on a non-zero exit unless `allowFail`. */
+export async function gitIn(cwd: string, args: string[], allowFail = false): Promise<Ran> {
+  const ran = await exec("git", args, { cwd });
+  if (!allowFail && ran.code !== 0) {
+    throw new Error(`git ${args.join(" ")} failed (${ran.code}): ${ran.stderr}`);
+  }
+  return ran;
+}
+
+/** A fresh git repository with a local identity and one commit. */
+export async function tempGitRepo(files: Record<string, string> = {}): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "policy-e2e-" });
+  await gitIn(dir, ["init", "-q", "-b", "main"]);
+  await gitIn(dir, ["config", "user.name", "Policy Test"]);
+  await gitIn(dir, ["config", "user.email", "policy-test@example.com"]);
+  await gitIn(dir, ["config", "commit.gpgsign", "false"]);
+  for (const [name, text] of Object.entries({ "README.md": "# demo\n", ...files })) {
+    await Deno.writeTextFile(join(dir, name), text);
+  }
+  await gitIn(dir, ["add", "-A"]);
+  await gitIn(dir, ["commit", "-q", "-m", "initial"]);
+  return dir;
+}
+
+/** A loopback URL on which nothing listens. */
+export function deadServerUrl(): string {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Writes a `.policy.toml` pointing at `serverUrl`. */
+export async function writePolicyToml(dir: string, serverUrl: string, extra = ""): Promise<void> {
+  await Deno.writeTextFile(
+    join(dir, ".policy.toml"),
+    `project = "demo"\nserver_url = ${JSON.stringify(serverUrl)}\n${extra}`,
+  );
+}
+
+/** The shared pyproject.toml fixtures (beside the repository, in shared/). */
+export const FIXTURES = new URL("../../../shared/fixtures/pyproject/", import.meta.url);
+
+/** Independent reading of a fixture with smol-toml and a plain name regex. */
+export function expectedRuntimeNames(text: string): Set<string> {
+  // deno-lint-ignore no-explicit-any
+  const doc = parseToml(text) as any;
+  const names = new Set<string>();
+  for (const line of doc.project?.dependencies ?? []) {
+    names.add(
+      /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(line)![1].toLowerCase().replace(/[-_.]+/g, "-"),
+    );
+  }
+  for (const key of Object.keys(doc.tool?.poetry?.dependencies ?? {})) {
+    const name = key.toLowerCase().replace(/[-_.]+/g, "-");
+    if (name !== "python") names.add(name);
+  }
+  return names;
+}

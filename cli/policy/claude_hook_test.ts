@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { handlePreToolUse, handleSessionStart } from "./hooks/claude.ts";
+import type { HookDeps, HookEvent } from "./hooks/claude.ts";
+import type { EvaluationResult, PackageQuery } from "./api_client.ts";
+import { resolveConfig } from "./config.ts";
+import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
+
+const ROOT = "/repo";
+const PYPROJECT = join(ROOT, "pyproject.toml");
+const BEFORE = `[project]\nname = "shop"\ndependencies = ["requests>=2.31"]\n`;
+
+const VERDICTS: Record<string, Partial<EvaluationResult>> = {
+  requests: { verdict: "ALLOWED", registry_status: "preferred" },
+  pycrypto: {
+    verdict: "DENIED",
+    reason: "unmaintained since 2013",
+    denial_category: "DENIAL_BANNED",
+    replacement: "cryptography",
+  },
+  "left-pad": { verdict: "PROVISIONALLY_ALLOWED", reason: "license UNKNOWN" },
+};
+
+/** A fake client answering from VERDICTS and recording its calls. */
+function fakeClient(fail?: ClientError) {
+  const calls: { batches: PackageQuery[][]; approvals: Array<Record<string, unknown>> } = {
+    batches: [],
+    approvals: [],
+  };
+  return {
+    calls,
+    evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
+      calls.batches.push(packages);
+      if (fail) return Promise.reject(fail);
+      return Promise.resolve(packages.map((p) => ({
+        package: p.package,
+        version: p.version ?? null,
+        verdict: "ALLOWED" as const,
+        reason: "",
+        cves: [],
+        ...VERDICTS[p.package],
+      } as EvaluationResult)));
+    },
+    requestApproval(req: { package: string; rationale: string }) {
+      calls.approvals.push(req);
+      return Promise.resolve({ id: 41, package: req.package, status: "PENDING_REVIEW" });
+    },
+  };
+}
+
+function deps(client: HookDeps["client"], content: string | null = BEFORE): HookDeps {
+  return { client, readFile: (p) => (p === PYPROJECT ? content : null) };
+}
+
+function edit(tool: string, input: Record<string, unknown>): HookEvent {
+  return {
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_input: { file_path: PYPROJECT, ...input },
+  };
+}
+
+const single = resolveConfig({ project: "shop" }, ROOT, null);
+const org = resolveConfig({ project: "shop", mode: "org" }, ROOT, null);
+
+Deno.test("handlePreToolUse() ignores other tools and other files", async () => {
+  const client = fakeClient();
+  assert.equal(
+    await handlePreToolUse(
+      { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } },
+      ROOT,
+      single,
+      deps(client),
+    ),
+    null,
+  );
+  assert.equal(
+    await handlePreToolUse(
+      edit("Write", { file_path: "/repo/sub/pyproject.toml", content: "" }),
+      ROOT,
+      single,
+      deps(client),
+    ),
+    null,
+  );
+  assert.equal(
+    await handlePreToolUse(
+      edit("Write", { file_path: "/repo/README.md", content: "" }),
+      ROOT,
+      single,
+      deps(client),
+    ),
+    null,
+  );
+  assert.equal(client.calls.batches.length, 0);
+});
+
+Deno.test("handlePreToolUse() denies an Edit adding a banned package, with reason and replacement", async () => {
+  const client = fakeClient();
+  const result = await handlePreToolUse(
+    edit("Edit", {
+      old_string: `"requests>=2.31"`,
+      new_string: `"requests>=2.31", "pycrypto==2.6.1"`,
+    }),
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.ok(result);
+  assert.equal(result[0], "deny");
+  assert.match(
+    result[1]!,
+    /pycrypto==2\.6\.1 is DENIED \(DENIAL_BANNED\): unmaintained since 2013; use cryptography instead/,
+  );
+  assert.deepEqual(client.calls.batches, [[{ package: "pycrypto", version: "2.6.1" }]]);
+});
+
+Deno.test("handlePreToolUse() evaluates only added or changed runtime deps of a Write", async () => {
+  const client = fakeClient();
+  const content =
+    `[project]\nname = "shop"\ndependencies = ["requests>=2.32", "left-pad"]\n[project.optional-dependencies]\ndev = ["pycrypto"]\n`;
+  const result = await handlePreToolUse(edit("Write", { content }), ROOT, single, deps(client));
+  assert.deepEqual(client.calls.batches, [[{ package: "requests", version: "2.32" }, {
+    package: "left-pad",
+    version: null,
+  }]]);
+  assert.ok(result);
+  assert.equal(result[0], "allow");
+  assert.match(result[1]!, /left-pad is PROVISIONALLY_ALLOWED/);
+  assert.match(result[1]!, /filed automatically \(id 41\)/);
+  assert.equal(client.calls.approvals.length, 1);
+  assert.equal(client.calls.approvals[0].package, "left-pad");
+});
+
+Deno.test("handlePreToolUse() files no approval request when auto_request_approval is off", async () => {
+  const client = fakeClient();
+  const config = { ...single, auto_request_approval: false };
+  const result = await handlePreToolUse(
+    edit("MultiEdit", {
+      edits: [{ old_string: `"requests>=2.31"`, new_string: `"requests>=2.31", "left-pad"` }],
+    }),
+    ROOT,
+    config,
+    deps(client),
+  );
+  assert.equal(result?.[0], "allow");
+  assert.match(result![1]!, /policy request-approval left-pad/);
+  assert.equal(client.calls.approvals.length, 0);
+});
+
+Deno.test("handlePreToolUse() says nothing when every change is ALLOWED or deps are unchanged", async () => {
+  const client = fakeClient();
+  assert.deepEqual(
+    await handlePreToolUse(
+      edit("Edit", { old_string: "2.31", new_string: "2.32" }),
+      ROOT,
+      single,
+      deps(client),
+    ),
+    ["allow", null],
+  );
+  assert.deepEqual(
+    await handlePreToolUse(
+      edit("Edit", { old_string: `name = "shop"`, new_string: `name = "shop2"` }),
+      ROOT,
+      single,
+      deps(client),
+    ),
+    ["allow", null],
+  );
+  assert.equal(client.calls.batches.length, 1);
+});
+
+Deno.test("handlePreToolUse() stays silent on server trouble under fail-open and denies under fail-closed", async (t) => {
+  const change = edit("Edit", { old_string: "2.31", new_string: "2.32" });
+  for (
+    const error of [
+      new ServerUnreachable("http://127.0.0.1:8765", "refused"),
+      new ServerError(500, "boom"),
+    ]
+  ) {
+    await t.step(`${error.name} fail-open`, async () => {
+      assert.deepEqual(await handlePreToolUse(change, ROOT, single, deps(fakeClient(error))), [
+        "allow",
+        null,
+      ]);
+    });
+    await t.step(`${error.name} fail-closed`, async () => {
+      const result = await handlePreToolUse(change, ROOT, org, deps(fakeClient(error)));
+      assert.equal(result?.[0], "deny");
+      assert.ok(result![1]!.includes("http://127.0.0.1:8765"));
+    });
+  }
+  await t.step("missing org API key under fail-closed", async () => {
+    const result = await handlePreToolUse(
+      change,
+      ROOT,
+      org,
+      deps(new ClientError("config", "no key in POLICY_API_KEY")),
+    );
+    assert.equal(result?.[0], "deny");
+    assert.match(result![1]!, /POLICY_API_KEY/);
+  });
+});
+
+Deno.test("handleSessionStart() lists denied and provisional deps, or returns null", async () => {
+  const content = `[project]\ndependencies = ["requests", "pycrypto", "left-pad"]\n`;
+  const context = await handleSessionStart(ROOT, single, deps(fakeClient(), content));
+  assert.ok(context);
+  assert.match(context, /pycrypto is DENIED/);
+  assert.match(context, /left-pad is PROVISIONALLY_ALLOWED/);
+  assert.match(context, /policy request-approval/);
+  assert.ok(!context.includes("requests is"));
+  assert.equal(
+    await handleSessionStart(
+      ROOT,
+      single,
+      deps(fakeClient(), `[project]\ndependencies = ["requests"]\n`),
+    ),
+    null,
+  );
+  assert.equal(await handleSessionStart(ROOT, single, deps(fakeClient(), null)), null);
+  assert.equal(
+    await handleSessionStart(
+      ROOT,
+      single,
+      deps(fakeClient(new ServerUnreachable("u", "x")), content),
+    ),
+    null,
+  );
+});

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { DENIED_MARKER, runPrecommit } from "./hooks/precommit.ts";
+import type { EvaluationResult, PackageQuery } from "./api_client.ts";
+import { ServerError, ServerUnreachable } from "./exit_codes.ts";
+
+function client(verdicts: Record<string, Partial<EvaluationResult>>, seen: PackageQuery[][] = []) {
+  return {
+    serverUrl: "http://127.0.0.1:8765",
+    evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
+      seen.push(packages);
+      return Promise.resolve(packages.map((p) => ({
+        package: p.package,
+        version: p.version ?? null,
+        verdict: "ALLOWED" as const,
+        reason: "",
+        cves: [],
+        ...verdicts[p.package],
+      } as EvaluationResult)));
+    },
+  };
+}
+
+const STAGED = `[project]\ndependencies = ["requests>=2.31", "pycrypto==2.6.1", "pyyaml>=5.1"]\n`;
+
+Deno.test("runPrecommit() passes silently when pyproject.toml is not staged", async () => {
+  const seen: PackageQuery[][] = [];
+  assert.deepEqual(await runPrecommit({ staged: null, client: client({}, seen) }), {
+    code: 0,
+    stderr: "",
+  });
+  assert.equal(seen.length, 0);
+});
+
+Deno.test("runPrecommit() blocks a DENIED dependency with the structured line first", async () => {
+  const seen: PackageQuery[][] = [];
+  const result = await runPrecommit({
+    staged: STAGED,
+    client: client({
+      pycrypto: {
+        verdict: "DENIED",
+        reason: "unmaintained",
+        denial_category: "DENIAL_BANNED",
+        replacement: "cryptography",
+      },
+      pyyaml: {
+        verdict: "DENIED",
+        reason: "below 6.0.1",
+        denial_category: "DENIAL_VERSION_CONSTRAINT",
+        cves: [{ id: "CVE-2020-14343", score: 9.8 }],
+      },
+    }, seen),
+  });
+  assert.equal(result.code, 1);
+  assert.equal(seen.length, 1, "one batch call");
+  const [first, ...rest] = result.stderr.split("\n");
+  assert.ok(first.startsWith(DENIED_MARKER));
+  assert.deepEqual(JSON.parse(first.slice(DENIED_MARKER.length)), {
+    denied: [
+      {
+        package: "pycrypto",
+        version: "2.6.1",
+        verdict: "DENIED",
+        reason: "unmaintained",
+        denial_category: "DENIAL_BANNED",
+        replacement: "cryptography",
+        cves: [],
+      },
+      {
+        package: "pyyaml",
+        version: "5.1",
+        verdict: "DENIED",
+        reason: "below 6.0.1",
+        denial_category: "DENIAL_VERSION_CONSTRAINT",
+        replacement: null,
+        cves: ["CVE-2020-14343"],
+      },
+    ],
+    checked: 3,
+  });
+  assert.match(rest.join("\n"), /use cryptography instead/);
+});
+
+Deno.test("runPrecommit() passes with a warning on a fail-open transport error", async () => {
+  const result = await runPrecommit({
+    staged: STAGED,
+    client: client({
+      requests: { transport_error: true },
+      pycrypto: { transport_error: true },
+      pyyaml: { transport_error: true },
+    }),
+  });
+  assert.equal(result.code, 0);
+  assert.match(result.stderr, /warning: .*unreachable/);
+});
+
+Deno.test("runPrecommit() blocks with one line when the server cannot be used", async (t) => {
+  for (
+    const error of [
+      new ServerUnreachable("http://127.0.0.1:1", "refused"),
+      new ServerError(503, "db down"),
+    ]
+  ) {
+    await t.step(error.name, async () => {
+      const result = await runPrecommit({ staged: STAGED, client: error });
+      assert.equal(result.code, 1);
+      assert.equal(result.stderr.trimEnd().split("\n").length, 1);
+      assert.match(result.stderr, /commit blocked/);
+    });
+  }
+});

@@ -1,0 +1,451 @@
+/**
+ * The pre-flight checks of `policyd check-config` (seed "check-config"):
+ * each check is independent and yields one row `ok`, `warn` or `fail` with a
+ * hint. Nothing here contacts the git host; the only network call is the
+ * cache probe when `REDIS_URL` names a Redis server.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { parseCidrList } from "../../../src/auth/cidr.ts";
+import { cacheKind, createCache } from "../../../src/cache/factory.ts";
+import {
+  DEFAULT_REGISTRY_PATH,
+  type Environment,
+  loadSettings,
+  type Settings,
+  SettingsError,
+  settingsSchema,
+} from "../../../src/config/settings.ts";
+import { createLogger } from "../../../src/log/logger.ts";
+import { validateRegistry } from "../../../src/registry/schema.ts";
+import { parseYaml, toYaml } from "../../../src/registry/yaml.ts";
+
+/** Outcome of one check. */
+export type CheckStatus = "ok" | "warn" | "fail";
+
+/** One row of the report. */
+export interface CheckRow {
+  check: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do about it (empty when nothing). */
+  hint: string;
+}
+
+const row = (check: string, status: CheckStatus, detail: string, hint = ""): CheckRow => ({
+  check,
+  status,
+  detail,
+  hint,
+});
+
+/**
+ * Parses the settings; an invalid variable is reported and then dropped, so
+ * the other checks still run on the defaults (checks stay independent).
+ */
+export function settingsCheck(env: Environment): { row: CheckRow; settings: Settings } {
+  let current: Environment = { ...env };
+  const issues: SettingsError["issues"] = [];
+  for (let attempt = 0; attempt <= Object.keys(settingsSchema.shape).length; attempt++) {
+    try {
+      const settings = loadSettings(current);
+      if (issues.length === 0) {
+        return { row: row("settings", "ok", "every variable parses"), settings };
+      }
+      const detail = issues.map((i) => `Invalid setting ${i.variable}: ${i.message}`).join("; ");
+      const names = [...new Set(issues.map((i) => i.variable))].join(", ");
+      return {
+        row: row("settings", "fail", detail, `fix or unset ${names} (see .env.example)`),
+        settings,
+      };
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      issues.push(...error.issues);
+      current = { ...current };
+      for (const issue of error.issues) delete current[issue.variable];
+    }
+  }
+  throw new Error("settings did not converge"); // unreachable: each round drops a variable
+}
+
+type PathKind = "file" | "directory" | "other" | "missing";
+
+async function pathKind(path: string): Promise<PathKind> {
+  try {
+    const info = await Deno.stat(path);
+    return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "missing";
+    throw error;
+  }
+}
+
+/**
+ * Whether a file could be created at `path`: its nearest existing ancestor is
+ * a directory in which a probe file can be written (and is removed again).
+ */
+export async function canCreateIn(
+  dir: string,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  let probeDir = resolve(dir);
+  while (true) {
+    let kind: PathKind;
+    try {
+      kind = await pathKind(probeDir);
+    } catch (error) {
+      return { ok: false, reason: `cannot inspect ${probeDir}: ${(error as Error).message}` };
+    }
+    if (kind === "directory") break;
+    if (kind !== "missing") return { ok: false, reason: `${probeDir} is not a directory` };
+    const parent = dirname(probeDir);
+    if (parent === probeDir) return { ok: false, reason: "no existing ancestor directory" };
+    probeDir = parent;
+  }
+  try {
+    const probe = await Deno.makeTempFile({ dir: probeDir, prefix: ".policyd-check-" });
+    await Deno.remove(probe);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: `${probeDir} is not writable: ${(error as Error).message}` };
+  }
+}
+
+/** `REGISTRY_PATH` is set (§15.7: present and non-empty). */
+export function registryPathCheck(settings: Settings): CheckRow {
+  return settings.REGISTRY_PATH
+    ? row("registry_path", "ok", `REGISTRY_PATH=${settings.REGISTRY_PATH}`)
+    : row(
+      "registry_path",
+      "warn",
+      `REGISTRY_PATH is unset: the server reads ${DEFAULT_REGISTRY_PATH} and proposals are only logged`,
+      "set REGISTRY_PATH to the registry YAML (policyd init writes registry/registry.yaml)",
+    );
+}
+
+/** The registry file exists, or its directory can be created. */
+export async function registryFileCheck(path: string): Promise<CheckRow> {
+  let kind: PathKind;
+  try {
+    kind = await pathKind(path);
+  } catch (error) {
+    return row(
+      "registry_file",
+      "fail",
+      `cannot inspect ${path}: ${(error as Error).message}`,
+      "check permissions",
+    );
+  }
+  if (kind === "file") return row("registry_file", "ok", `${path} exists`);
+  if (kind !== "missing") {
+    return row(
+      "registry_file",
+      "fail",
+      `${path} is not a regular file`,
+      "point REGISTRY_PATH at a YAML file",
+    );
+  }
+  const creatable = await canCreateIn(dirname(path));
+  return creatable.ok
+    ? row(
+      "registry_file",
+      "warn",
+      `${path} does not exist yet (can be created); the server starts with an empty registry`,
+      "copy the example: policyd init, or policyd quickstart",
+    )
+    : row(
+      "registry_file",
+      "fail",
+      `${path} does not exist and cannot be created: ${creatable.reason}`,
+      "choose a writable REGISTRY_PATH",
+    );
+}
+
+/** The YAML parses, validates, and survives a serialise → parse → validate round trip unchanged. */
+export async function registryYamlCheck(path: string): Promise<CheckRow> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return row("registry_yaml", "warn", `skipped: ${path} does not exist`, "");
+    }
+    return row(
+      "registry_yaml",
+      "fail",
+      `cannot read ${path}: ${(error as Error).message}`,
+      "check permissions",
+    );
+  }
+  const first = parseYaml(text);
+  const validated = first.ok ? validateRegistry(first.value) : first;
+  if (!validated.ok) {
+    const errors = validated.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join("; ");
+    const more = validated.errors.length > 3 ? ` (+${validated.errors.length - 3} more)` : "";
+    return row(
+      "registry_yaml",
+      "fail",
+      `${path} is invalid: ${errors}${more}`,
+      `policyd registry compile ${path} /tmp/registry.json lists every error`,
+    );
+  }
+  const again = parseYaml(toYaml(validated.value));
+  const revalidated = again.ok ? validateRegistry(again.value) : again;
+  if (!revalidated.ok || JSON.stringify(revalidated.value) !== JSON.stringify(validated.value)) {
+    return row(
+      "registry_yaml",
+      "fail",
+      `${path} does not round-trip through the validator`,
+      "report this as a bug",
+    );
+  }
+  const doc = validated.value;
+  return row(
+    "registry_yaml",
+    "ok",
+    `${path} is valid (${doc.packages.length} packages${
+      doc.version ? `, version ${doc.version}` : ""
+    })`,
+  );
+}
+
+/** The audit database's directory is writable (SQLite also writes `-wal`/`-shm` beside it). */
+export async function databaseCheck(path: string): Promise<CheckRow> {
+  let kind: PathKind;
+  try {
+    kind = await pathKind(path);
+  } catch (error) {
+    return row(
+      "database",
+      "fail",
+      `cannot inspect ${path}: ${(error as Error).message}`,
+      "check permissions",
+    );
+  }
+  if (kind !== "file" && kind !== "missing") {
+    return row(
+      "database",
+      "fail",
+      `${path} is not a regular file`,
+      "point POLICY_DB_PATH at a file",
+    );
+  }
+  const creatable = await canCreateIn(dirname(resolve(path)));
+  if (!creatable.ok) {
+    return row(
+      "database",
+      "fail",
+      `cannot write the database ${path}: ${creatable.reason}`,
+      "choose a writable POLICY_DB_PATH",
+    );
+  }
+  return row(
+    "database",
+    "ok",
+    `${path} ${kind === "file" ? "exists" : "will be created"}; its directory is writable`,
+  );
+}
+
+/** The cache backend answers (a failure only warns: the server then runs uncached). */
+export async function cacheCheck(settings: Settings, timeoutMs = 2000): Promise<CheckRow> {
+  const kind = cacheKind(settings);
+  if (kind === "memory") return row("cache", "ok", "embedded in-process cache (REDIS_URL unset)");
+  if (kind === "none") return row("cache", "ok", "caching disabled (REDIS_URL=none)");
+  const url = redactUrl(settings.REDIS_URL!);
+  const cache = createCache(settings, createLogger("error", () => {}), {
+    redis: { connectTimeoutMs: Math.min(1000, timeoutMs), opTimeoutMs: 300 },
+  });
+  const key = `policyd:check-config:${crypto.randomUUID()}`;
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      await cache.set(key, 1, 5);
+      if ((await cache.get<number>(key)) === 1) {
+        return row("cache", "ok", `redis at ${url} answers`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await cache.close();
+  }
+  return row(
+    "cache",
+    "warn",
+    `redis at ${url} did not answer within ${timeoutMs} ms; the server would run uncached until it does`,
+    "start Redis, fix REDIS_URL, or unset it for the embedded cache",
+  );
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, "//***@");
+}
+
+/** Facts about the file system that proposer auto-detection needs. */
+export interface ProposerFacts {
+  registryInGitWorkTree: boolean;
+  registryDirWritable: boolean;
+}
+
+/**
+ * Proposer auto-detection in the seed's order (SPEC §9, §15.7, §15.21):
+ * `REGISTRY_PROPOSER` wins; then `REGISTRY_REPO_URL` → github; `REGISTRY_PATH`
+ * in a git work tree → local_git; set with a writable directory → local_file;
+ * else log_only.
+ */
+export function detectProposer(
+  settings: Settings,
+  facts: ProposerFacts,
+): { name: string; reason: string } {
+  if (settings.REGISTRY_PROPOSER) {
+    return { name: settings.REGISTRY_PROPOSER, reason: "set by REGISTRY_PROPOSER" };
+  }
+  if (settings.REGISTRY_REPO_URL) return { name: "github", reason: "REGISTRY_REPO_URL is set" };
+  if (settings.REGISTRY_PATH && facts.registryInGitWorkTree) {
+    return { name: "local_git", reason: "REGISTRY_PATH is inside a git work tree" };
+  }
+  if (settings.REGISTRY_PATH && facts.registryDirWritable) {
+    return { name: "local_file", reason: "REGISTRY_PATH is set and its directory is writable" };
+  }
+  return {
+    name: "log_only",
+    reason: settings.REGISTRY_PATH
+      ? "REGISTRY_PATH's directory is not writable"
+      : "REGISTRY_PATH is unset",
+  };
+}
+
+/** Whether `dir` or an ancestor holds `.git` (a local look, no git command, no network). */
+export async function inGitWorkTree(dir: string): Promise<boolean> {
+  let current = resolve(dir);
+  while (true) {
+    if ((await pathKind(join(current, ".git")).catch(() => "missing")) !== "missing") return true;
+    const parent = dirname(current);
+    if (parent === current) return false;
+    current = parent;
+  }
+}
+
+const PROPOSER_HINTS: Record<string, string> = {
+  local_git:
+    "every approved rule becomes a commit in the registry's repository; set REGISTRY_PROPOSER=local_file to skip git",
+  github:
+    "approvals open pull requests; check-config does not contact the git host, so verify GITHUB_TOKEN can push",
+};
+
+/** The proposer auto-detects to local_file (log_only is fine; anything else warns). */
+export async function proposerCheck(settings: Settings): Promise<CheckRow> {
+  const dir = dirname(resolve(settings.REGISTRY_PATH ?? DEFAULT_REGISTRY_PATH));
+  const facts: ProposerFacts = {
+    registryInGitWorkTree: settings.REGISTRY_PATH ? await inGitWorkTree(dir) : false,
+    registryDirWritable: settings.REGISTRY_PATH ? (await canCreateIn(dir)).ok : false,
+  };
+  const { name, reason } = detectProposer(settings, facts);
+  const detail = `${name} (${reason})`;
+  if (name === "local_file") return row("proposer", "ok", detail);
+  if (name === "log_only") {
+    return row(
+      "proposer",
+      "ok",
+      detail,
+      "approved rules are only logged; set REGISTRY_PATH to a writable file for local_file",
+    );
+  }
+  let hint = PROPOSER_HINTS[name] ?? "a custom proposer; check-config does not load it";
+  if (name === "github" && !settings.GITHUB_TOKEN) {
+    hint = "GITHUB_TOKEN is unset: the github proposer cannot open pull requests";
+  }
+  return row("proposer", "warn", detail, hint);
+}
+
+/** Whether a bind address only accepts local connections. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  if (bare.toLowerCase() === "localhost") return true;
+  return parseCidrList("127.0.0.0/8, ::1/128").contains(bare);
+}
+
+/** Authentication is configured deliberately. */
+export function authCheck(settings: Settings, env: Environment): CheckRow {
+  if (!settings.AUTH_ENABLED) {
+    if (env.AUTH_BACKEND) {
+      return row(
+        "auth",
+        "warn",
+        `AUTH_BACKEND=${env.AUTH_BACKEND} is ignored: AUTH_ENABLED is false (anonymous mode)`,
+        "set AUTH_ENABLED=true for org mode, or unset AUTH_BACKEND",
+      );
+    }
+    return isLoopback(settings.POLICY_HOST)
+      ? row("auth", "ok", `anonymous single-user mode on loopback ${settings.POLICY_HOST}`)
+      : row(
+        "auth",
+        "warn",
+        `anonymous mode on non-loopback ${settings.POLICY_HOST}: anyone who reaches the port acts as operator`,
+        "bind POLICY_HOST=127.0.0.1, or set AUTH_ENABLED=true behind an authenticating proxy",
+      );
+  }
+  const backend = settings.AUTH_BACKEND;
+  if (backend === "header") {
+    try {
+      const proxies = parseCidrList(settings.TRUSTED_PROXIES);
+      if (proxies.blocks.length === 0) {
+        return row(
+          "auth",
+          "fail",
+          "header backend with an empty TRUSTED_PROXIES: every request gets 401",
+          "list your proxy's address in TRUSTED_PROXIES",
+        );
+      }
+      return row("auth", "ok", `header backend trusting ${proxies.blocks.join(", ")}`);
+    } catch (error) {
+      return row(
+        "auth",
+        "fail",
+        `Invalid setting TRUSTED_PROXIES: ${(error as Error).message}`,
+        "use comma-separated CIDRs such as 10.0.0.0/8",
+      );
+    }
+  }
+  if (backend === "webhook") {
+    return settings.AUTH_VERIFY_URL
+      ? row("auth", "ok", `webhook backend verifying at ${settings.AUTH_VERIFY_URL}`)
+      : row(
+        "auth",
+        "fail",
+        "webhook backend without AUTH_VERIFY_URL: every request gets 401",
+        "set AUTH_VERIFY_URL",
+      );
+  }
+  if (backend === "apikey") {
+    return row(
+      "auth",
+      "warn",
+      "apikey backend is a placeholder: every authenticated request answers 501",
+      "use header or webhook",
+    );
+  }
+  return row("auth", "ok", `custom backend ${backend} (not loaded by check-config)`);
+}
+
+/** Runs every check and returns the rows in a fixed order. */
+export async function runChecks(env: Environment): Promise<CheckRow[]> {
+  const { row: settingsRow, settings } = settingsCheck(env);
+  const registry = settings.REGISTRY_PATH ?? DEFAULT_REGISTRY_PATH;
+  const [registryFile, registryYaml, database, cache, proposer] = await Promise.all([
+    registryFileCheck(registry),
+    registryYamlCheck(registry),
+    databaseCheck(settings.POLICY_DB_PATH),
+    cacheCheck(settings),
+    proposerCheck(settings),
+  ]);
+  return [
+    settingsRow,
+    registryPathCheck(settings),
+    registryFile,
+    registryYaml,
+    database,
+    cache,
+    proposer,
+    authCheck(settings, env),
+  ];
+}

@@ -1,0 +1,184 @@
+/**
+ * The environment template `policyd init` writes as `.env.example`: every
+ * server setting of SPEC §4 with its default and meaning, commented out so
+ * an unedited copy changes nothing.
+ *
+ * @module
+ */
+
+/** One documented variable: name, default as written in an env file (empty = unset), meaning. */
+export interface EnvVariable {
+  name: string;
+  default: string;
+  meaning: string;
+}
+
+/** Sections of variables, in the order of SPEC §4. */
+export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable[] }> = [
+  {
+    title:
+      "Server (compose.yaml fixes POLICY_HOST, POLICY_PORT and POLICY_DB_PATH inside the container)",
+    variables: [
+      { name: "POLICY_HOST", default: "127.0.0.1", meaning: "bind address" },
+      { name: "POLICY_PORT", default: "8765", meaning: "port" },
+      {
+        name: "POLICY_DB_PATH",
+        default: "./policyd.db",
+        meaning: "SQLite audit/approval database",
+      },
+      {
+        name: "POLICY_PROJECT_NAME",
+        default: "policyd",
+        meaning: "the server's own project name (scanner rows)",
+      },
+      {
+        name: "LOG_LEVEL",
+        default: "info",
+        meaning: "debug | info | warn | error (JSON logs on stderr)",
+      },
+    ],
+  },
+  {
+    title:
+      "Registry (compose.yaml fixes REGISTRY_PATH=/registry/registry.yaml, i.e. ./registry here)",
+    variables: [
+      {
+        name: "REGISTRY_PATH",
+        default: "./registry/registry.yaml",
+        meaning: "registry YAML, the source of truth",
+      },
+      {
+        name: "REGISTRY_RELOAD_INTERVAL",
+        default: "5",
+        meaning: "seconds between mtime polls; 0 disables",
+      },
+      {
+        name: "REGISTRY_WEBHOOK_SECRET",
+        default: "",
+        meaning: "HMAC secret of the merge webhook; unset = webhook answers 403",
+      },
+      {
+        name: "REGISTRY_PROPOSER",
+        default: "",
+        meaning:
+          "unset = auto-detect; log_only | local_file | local_git | github | module:<specifier>:<Export>",
+      },
+      {
+        name: "REGISTRY_REPO_URL",
+        default: "",
+        meaning: "github proposer: repository to clone (opt-in)",
+      },
+      {
+        name: "REGISTRY_REPO_WORKDIR",
+        default: "./.policyd/registry-repo",
+        meaning: "github proposer: clone directory",
+      },
+      {
+        name: "REGISTRY_REPO_FILE",
+        default: "registry/registry.yaml",
+        meaning: "path of the YAML inside that repository",
+      },
+      {
+        name: "REGISTRY_GITHUB_REPO",
+        default: "",
+        meaning: "owner/name for the GitHub API; unset = from REGISTRY_REPO_URL",
+      },
+      { name: "REGISTRY_BOT_AUTHOR_NAME", default: "policyd-bot", meaning: "commit author name" },
+      {
+        name: "REGISTRY_BOT_AUTHOR_EMAIL",
+        default: "policyd-bot@users.noreply.github.com",
+        meaning: "commit author email",
+      },
+      {
+        name: "GITHUB_TOKEN",
+        default: "",
+        meaning: "github proposer: API token (keep it out of version control)",
+      },
+      {
+        name: "GITHUB_API_URL",
+        default: "https://api.github.com",
+        meaning: "GitHub API base (GitHub Enterprise)",
+      },
+    ],
+  },
+  {
+    title: "Lookups and cache (compose.yaml defaults REDIS_URL to its redis service)",
+    variables: [
+      {
+        name: "REDIS_URL",
+        default: "",
+        meaning: "unset = embedded in-process cache; redis://… shared; none = no cache",
+      },
+      { name: "CACHE_TTL_SECONDS", default: "21600", meaning: "lookup cache time-to-live" },
+      { name: "OSV_API_URL", default: "https://api.osv.dev", meaning: "vulnerability database" },
+      { name: "PYPI_URL", default: "https://pypi.org", meaning: "package index JSON API" },
+      { name: "LOOKUP_TIMEOUT_MS", default: "4000", meaning: "per upstream request" },
+      {
+        name: "CVE_SCAN_SCHEDULE",
+        default: "0 */6 * * *",
+        meaning: "cron schedule of the CVE scanner; off disables",
+      },
+    ],
+  },
+  {
+    title: "Authentication (org mode)",
+    variables: [
+      {
+        name: "AUTH_ENABLED",
+        default: "false",
+        meaning: "true = org mode; false = everyone is the local user",
+      },
+      {
+        name: "AUTH_BACKEND",
+        default: "header",
+        meaning: "header | webhook | apikey | module:<specifier>:<Export>",
+      },
+      { name: "AUTH_VERIFY_URL", default: "", meaning: "webhook backend: verifier URL" },
+      {
+        name: "OPERATOR_GROUP",
+        default: "policy-admins",
+        meaning: "group allowed to reload and propose in org mode",
+      },
+      {
+        name: "TRUSTED_PROXIES",
+        default: "127.0.0.1/32",
+        meaning: "comma-separated CIDRs whose X-Forwarded-* headers are trusted",
+      },
+    ],
+  },
+  {
+    title: "Stack only (read by compose.yaml, not by policyd)",
+    variables: [
+      {
+        name: "POLICYD_SOURCE",
+        default: "",
+        meaning: "policyd source checkout used as the image build context",
+      },
+      {
+        name: "POLICY_PUBLISHED_PORT",
+        default: "8765",
+        meaning: "host port (published on 127.0.0.1 only)",
+      },
+    ],
+  },
+];
+
+function quote(value: string): string {
+  return /[\s#"'$*]/.test(value) ? JSON.stringify(value) : value;
+}
+
+/** Renders `.env.example`. */
+export function envExample(): string {
+  const lines = [
+    "# policyd settings, written by `policyd init`. Copy to .env and uncomment what you change.",
+    "# Empty values count as unset. `policyd check-config` validates the result.",
+  ];
+  for (const section of ENV_SECTIONS) {
+    lines.push("", `# --- ${section.title}`);
+    for (const v of section.variables) {
+      lines.push(`# ${v.meaning}${v.default === "" ? " (default: unset)" : ""}`);
+      lines.push(`# ${v.name}=${quote(v.default)}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}

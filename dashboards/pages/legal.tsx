@@ -1,0 +1,104 @@
+/**
+ * `/dashboard/legal`: the legal report (license-driven denials, license mix,
+ * unknown licenses, projects with the most license denials).
+ *
+ * @module
+ */
+import type { LegalReport } from "../../src/reports/legal.ts";
+import type { VerdictCounts } from "../../src/reports/params.ts";
+import { AuditTable, Bars, Card, Empty, PageHeader, ReportFilters, Stats } from "../components.tsx";
+import { type Chrome, Layout } from "../layout.tsx";
+import type { ReportQuery } from "../params.ts";
+
+/** View model of the legal page. */
+export interface LegalView {
+  chrome: Chrome;
+  query: ReportQuery;
+  report: LegalReport;
+}
+
+function LicenseTable(props: { rows: Array<{ license: string; verdicts: VerdictCounts }>; testid: string }) {
+  return (
+    <div class="table-wrap">
+      <table data-testid={props.testid}>
+        <thead>
+          <tr>
+            <th scope="col">License</th>
+            <th scope="col" class="num">Allowed</th>
+            <th scope="col" class="num">Provisional</th>
+            <th scope="col" class="num">Denied</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => (
+            <tr>
+              <td>
+                <code>{r.license}</code>
+              </td>
+              <td class="num">{r.verdicts.ALLOWED}</td>
+              <td class="num">{r.verdicts.PROVISIONALLY_ALLOWED}</td>
+              <td class="num">{r.verdicts.DENIED}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The legal report page. */
+export function LegalPage(props: { view: LegalView }) {
+  const { chrome, query, report } = props.view;
+  const scope = query.project ? `project ${query.project}` : "all projects";
+  const unknownCount = report.unknown_license.reduce(
+    (n, r) => n + r.verdicts.ALLOWED + r.verdicts.DENIED + r.verdicts.PROVISIONALLY_ALLOWED,
+    0,
+  );
+  return (
+    <Layout title="Legal" active="/dashboard/legal" chrome={chrome}>
+      <PageHeader title="Legal report">
+        License-driven denials and the license mix of evaluated packages over the last {query.days} days,{" "}
+        {scope}. Registry-known packages are not looked up, so they do not appear in the license mix.
+      </PageHeader>
+      <ReportFilters action="/dashboard/legal" query={query} apiPath="/api/v1/reports/legal" />
+      <Stats
+        items={[
+          { label: "License denials", value: report.total_denials, testid: "total-denials" },
+          { label: "Licenses seen", value: report.license_breakdown.length },
+          { label: "Evaluations with unknown license", value: unknownCount },
+          { label: "Projects with denials", value: report.top_projects.length },
+        ]}
+      />
+      <div class="grid">
+        <Card title="License breakdown" hint="Evaluations per normalised license and verdict.">
+          {report.license_breakdown.length
+            ? <LicenseTable rows={report.license_breakdown} testid="license-breakdown" />
+            : <Empty>No license data in this window.</Empty>}
+        </Card>
+        <Card title="Top projects" hint="Ranked by license-driven denials.">
+          {report.top_projects.length
+            ? (
+              <Bars
+                label="License denials per project"
+                items={report.top_projects.map((p) => ({ label: p.project, count: p.denials }))}
+              />
+            )
+            : <Empty>No project had a license denial.</Empty>}
+        </Card>
+      </div>
+      <Card title="Unknown licenses" hint="Packages whose license could not be normalised (UNKNOWN).">
+        {report.unknown_license.length
+          ? <LicenseTable rows={report.unknown_license} testid="unknown-license" />
+          : <Empty>Every evaluated package had a recognisable license.</Empty>}
+      </Card>
+      <Card title="Recent denials" id="denials">
+        <AuditTable
+          rows={report.recent_denials}
+          caption="License-driven denials (denied or unknown license), newest first."
+          empty="No license denials in this window."
+          testid="recent-denials"
+        />
+      </Card>
+    </Layout>
+  );
+}

@@ -1,0 +1,208 @@
+/**
+ * Approval requests (seed "Good citizen"): persist the request, answer at
+ * once, then fire the proposer in the background. A proposer that throws,
+ * fails or hangs is logged and recorded on the request; it never changes
+ * the answer the agent already got.
+ *
+ * @module
+ */
+import type { CallContext } from "../evaluation/service.ts";
+import type { Logger } from "../log/logger.ts";
+import type { LiveRegistry } from "../registry/live.ts";
+import type { ProposalContext, ProposalResult, ProposedRule, Proposer } from "../proposers/types.ts";
+import { PROPOSAL_STATUSES } from "../proposers/types.ts";
+import type { ApprovalRequest, ApprovalStatus, Store } from "../store/types.ts";
+import { collapseRequests, type CollapsedRequest } from "./collapse.ts";
+import { buildPendingQueue, type PendingItem } from "./pending.ts";
+
+/** Dependencies of the approval service. */
+export interface ApprovalServiceDeps {
+  store: Pick<Store, "approvals" | "audit">;
+  registry: Pick<LiveRegistry, "current">;
+  proposer: Proposer;
+  log: Logger;
+  now?: () => Date;
+  /** How long a proposer may take before its request is marked failed (default 5 min). */
+  proposalTimeoutMs?: number;
+  /** How long `close()` waits for running proposals (default 5 s). */
+  closeGraceMs?: number;
+}
+
+/** A new approval request as validated by the HTTP layer. */
+export interface ApprovalInput {
+  /** Normalised name. */
+  package: string;
+  /** The name as the caller wrote it (the rule's display form). */
+  displayName: string;
+  version: string | null;
+  rationale: string;
+}
+
+/** The approval service. */
+export interface ApprovalService {
+  /** Persists a request and schedules the proposer; resolves once the row is committed. */
+  request(input: ApprovalInput, context: CallContext): Promise<ApprovalRequest>;
+  /** Collapsed rows; `project` null = every project, `status` null = every status. */
+  list(filter: { project: string | null; status: ApprovalStatus | null }): Promise<CollapsedRequest[]>;
+  get(id: number): Promise<ApprovalRequest | undefined>;
+  /** The pending queue over the last `days` days. */
+  pending(days: number): Promise<PendingItem[]>;
+  /** Runs the proposer now (operator proposals), with the same error and time-out handling. */
+  propose(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult>;
+  /** Resolves when no background proposal is running (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Waits briefly for running proposals, then stops their timers. */
+  close(): Promise<void>;
+}
+
+/** Longest rationale copied into a rule's `reason`. */
+const MAX_REASON = 500;
+
+function isResult(value: unknown): value is ProposalResult {
+  const v = value as ProposalResult | null;
+  return typeof v === "object" && v !== null && (PROPOSAL_STATUSES as readonly string[]).includes(v.status);
+}
+
+/**
+ * Creates the approval service.
+ *
+ * @example
+ * ```ts
+ * const approvals = createApprovalService({ store, registry: live, proposer, log });
+ * const row = await approvals.request({ package: "left-pad", displayName: "left_pad", version: null, rationale: "…" }, context);
+ * ```
+ */
+export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
+  const now = deps.now ?? (() => new Date());
+  const timeoutMs = deps.proposalTimeoutMs ?? 300_000;
+  const running = new Set<Promise<void>>();
+  const timers = new Set<number>();
+  let closed = false;
+
+  /** Runs the proposer, turning throws, junk and time-outs into `failed` results. */
+  async function runProposer(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
+    const backend = deps.proposer.name;
+    let timer: number | undefined;
+    const timedOut = new Promise<ProposalResult>((resolve) => {
+      timer = setTimeout(() => {
+        resolve({ backend, status: "failed", detail: `the proposer did not answer within ${timeoutMs / 1000} s` });
+      }, timeoutMs);
+      timers.add(timer);
+    });
+    const attempt = Promise.resolve()
+      .then(() => deps.proposer.propose(rule, context))
+      .then(
+        (result): ProposalResult =>
+          isResult(result)
+            ? result
+            : { backend, status: "failed", detail: "the proposer returned something that is not a ProposalResult" },
+        (error): ProposalResult => ({
+          backend,
+          status: "failed",
+          detail: `the proposer threw: ${(error as Error)?.message ?? String(error)}`.slice(0, 600),
+        }),
+      );
+    try {
+      return await Promise.race([attempt, timedOut]);
+    } finally {
+      clearTimeout(timer);
+      timers.delete(timer!);
+    }
+  }
+
+  async function proposeFor(request: ApprovalRequest, displayName: string): Promise<void> {
+    const log = deps.log.child({ approval_request: request.id, package: request.package });
+    const existing = deps.registry.current().byName.get(request.package);
+    let result: ProposalResult | { status: "skipped"; detail: string };
+    if (existing) {
+      // Never let an agent's request rewrite an operator's rule (a banned package stays banned).
+      result = {
+        status: "skipped",
+        detail: `${request.package} is already in the registry as ${existing.status}; ` +
+          "the proposer was not fired (an operator changes existing rules through POST /registry/proposals)",
+      };
+    } else {
+      const rule: ProposedRule = {
+        name: displayName,
+        status: "approved",
+        reason: `Requested by ${request.project}: ${request.rationale}`.slice(0, MAX_REASON),
+      };
+      result = await runProposer(rule, {
+        source: "agent",
+        project: request.project,
+        requester: request.requester,
+        rationale: request.rationale,
+        ...(request.agent_model ? { agent_model: request.agent_model } : {}),
+        ...(request.agent_version ? { agent_version: request.agent_version } : {}),
+        extra: { approval_request_id: request.id, version: request.version },
+      });
+    }
+    if (result.status === "failed") log.warn("proposer failed for an approval request", { ...result });
+    else log.info("proposer answered an approval request", { ...result });
+    try {
+      await deps.store.approvals.recordProposal(request.id, result.status, result.detail);
+    } catch (error) {
+      log.error("cannot record the proposal outcome", { error: (error as Error).message });
+    }
+  }
+
+  function schedule(task: () => Promise<void>): void {
+    // After the response: the handler returns first, the proposer starts on a later turn.
+    const done = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(task).catch((error) => {
+      deps.log.error("background proposal crashed", { error: (error as Error).message });
+    });
+    running.add(done);
+    done.finally(() => running.delete(done));
+  }
+
+  return {
+    async request(input, context) {
+      const row = await deps.store.approvals.create({
+        package: input.package,
+        version: input.version,
+        project: context.project,
+        requester: context.requester,
+        rationale: input.rationale,
+        agent_model: context.agent_model,
+        agent_version: context.agent_version,
+      });
+      if (!closed) schedule(() => proposeFor(row, input.displayName));
+      return row;
+    },
+    async list(filter) {
+      const rows = await deps.store.approvals.list({
+        ...(filter.project ? { project: filter.project } : {}),
+        ...(filter.status ? { status: filter.status } : {}),
+      });
+      return collapseRequests(rows);
+    },
+    get: (id) => deps.store.approvals.get(id),
+    async pending(days) {
+      const since = new Date(now().getTime() - days * 86_400_000).toISOString();
+      const [requests, groups] = await Promise.all([
+        deps.store.approvals.list({}),
+        deps.store.audit.group(
+          { since, verdicts: ["ALLOWED", "DENIED", "PROVISIONALLY_ALLOWED"] },
+          ["package", "verdict", "source"],
+        ),
+      ]);
+      const snapshot = deps.registry.current();
+      return buildPendingQueue(requests, groups, (name) => snapshot.byName.has(name));
+    },
+    propose: runProposer,
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+    async close() {
+      closed = true;
+      let grace: number | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => (grace = setTimeout(resolve, deps.closeGraceMs ?? 5_000))),
+      ]);
+      clearTimeout(grace);
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

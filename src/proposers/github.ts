@@ -1,0 +1,246 @@
+/**
+ * The `github` proposer: one branch `policy/approval/<name>` per package in
+ * a shallow clone, a bot commit, a push, and a pull request opened (or
+ * commented on, `amended`) through Octokit. The rule goes live only after
+ * the merge webhook syncs the default branch onto `REGISTRY_PATH`.
+ *
+ * @module
+ */
+import { Octokit } from "@octokit/rest";
+import type { Settings } from "../config/settings.ts";
+import { registryPath } from "../config/settings.ts";
+import type { Logger } from "../log/logger.ts";
+import { compileRegistry } from "../registry/compile.ts";
+import { writeFileAtomic } from "../registry/files.ts";
+import { proposalBody, proposalSubject } from "./commit_message.ts";
+import { redact } from "./git.ts";
+import { isSafeBranch, openRepoClone, parseRepoSlug, type RepoSlug, secretsOf } from "./github_repo.ts";
+import { readIfExists } from "./local_file.ts";
+import { createKeyedMutex } from "./mutex.ts";
+import { checkRule, describeErrors, upsertRule } from "./registry_edit.ts";
+import type { ProposalContext, ProposalResult, ProposedRule, Proposer, SyncOutcome } from "./types.ts";
+
+/** Prefix of proposal branches. */
+export const BRANCH_PREFIX = "policy/approval/";
+
+/** Dependencies of the github proposer. */
+export interface GithubProposerDeps {
+  settings: Settings;
+  log: Logger;
+  /** Override the API client (tests normally point `GITHUB_API_URL` at a fake instead). */
+  octokit?: Octokit;
+}
+
+/** Octokit with policyd's defaults: base URL from settings, quiet request log. */
+export function createOctokit(settings: Settings, log: Logger): Octokit {
+  const secrets = secretsOf(settings);
+  const quiet = (message: string) => log.debug("octokit", { message: redact(String(message), secrets) });
+  return new Octokit({
+    auth: settings.GITHUB_TOKEN,
+    baseUrl: settings.GITHUB_API_URL.replace(/\/+$/, ""),
+    userAgent: "policyd",
+    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+  });
+}
+
+function apiError(what: string, error: unknown, secrets: Array<string | undefined>): string {
+  const status = (error as { status?: number }).status;
+  const message = (error as Error).message ?? String(error);
+  return redact(`GitHub API ${what} failed${status ? ` (HTTP ${status})` : ""}: ${message}`, secrets).slice(0, 600);
+}
+
+/** A short signal so one hung API call cannot hold the clone forever. */
+const apiRequest = () => ({ request: { signal: AbortSignal.timeout(30_000) } });
+
+/**
+ * Creates the github proposer.
+ *
+ * @example
+ * ```ts
+ * const proposer = createGithubProposer({ settings, log });
+ * (await proposer.propose({ name: "left-pad", status: "approved" }, context)).status; // "opened"
+ * ```
+ */
+export function createGithubProposer(deps: GithubProposerDeps): Proposer {
+  const { settings, log } = deps;
+  const slug: RepoSlug | null = parseRepoSlug(settings.REGISTRY_GITHUB_REPO, settings.REGISTRY_REPO_URL);
+  const octokit = deps.octokit ?? createOctokit(settings, log);
+  const clone = openRepoClone(settings);
+  const secrets = secretsOf(settings);
+  const mutex = createKeyedMutex();
+  const repoName = slug ? `${slug.owner}/${slug.repo}` : "(unknown repository)";
+  if (!slug) {
+    log.warn("github proposer: cannot tell owner/repo; set REGISTRY_GITHUB_REPO=owner/name", {});
+  }
+
+  async function defaultBranch(s: RepoSlug): Promise<{ ok: true; value: string } | { ok: false; detail: string }> {
+    try {
+      const repo = await octokit.rest.repos.get({ ...s, ...apiRequest() });
+      return { ok: true, value: repo.data.default_branch };
+    } catch (error) {
+      return { ok: false, detail: apiError(`repos.get ${repoName}`, error, secrets) };
+    }
+  }
+
+  async function proposeLocked(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
+    const failed = (detail: string, extra: Partial<ProposalResult> = {}): ProposalResult => ({
+      backend: "github",
+      status: "failed",
+      ...extra,
+      detail,
+    });
+    const checked = checkRule(rule);
+    if (!checked.ok) return failed(`invalid rule: ${describeErrors(checked.errors)}`);
+    if (!slug) return failed("cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO=owner/name");
+    const name = checked.rule.name;
+    const branch = BRANCH_PREFIX + name;
+
+    const base = await defaultBranch(slug);
+    if (!base.ok) return failed(base.detail);
+    const ensured = await clone.ensure();
+    if (!ensured.ok) return failed(ensured.detail);
+    const exists = await clone.remoteHas(branch);
+    if (!exists.ok) return failed(exists.detail);
+    const checkedOut = await clone.checkout(branch, exists.value ? branch : base.value);
+    if (!checkedOut.ok) return failed(checkedOut.detail);
+
+    const edit = upsertRule(await readIfExists(clone.file), rule);
+    if (!edit.ok) {
+      return failed(`the merged registry would be invalid: ${describeErrors(edit.errors)}; nothing pushed`);
+    }
+    let commitSha: string | undefined;
+    if (edit.changed) {
+      await writeFileAtomic(clone.file, edit.text);
+      const committed = await clone.commit(`${proposalSubject(edit.rule)}\n\n${proposalBody(edit.rule, context)}\n`);
+      if (!committed.ok) return failed(committed.detail, { branch });
+      commitSha = committed.value;
+      const pushed = await clone.push(branch);
+      if (!pushed.ok) return failed(pushed.detail, { branch });
+    } else if (!exists.value) {
+      return {
+        backend: "github",
+        status: "applied",
+        detail: `the default branch ${base.value} of ${repoName} already has this rule for ${name}; ` +
+          "nothing to propose (the merge webhook brings it onto REGISTRY_PATH)",
+      };
+    }
+    const sha = commitSha ? { commit_sha: commitSha } : {};
+    return await openOrComment(slug, branch, base.value, edit.rule, context, sha);
+  }
+
+  async function openOrComment(
+    s: RepoSlug,
+    branch: string,
+    base: string,
+    rule: { name: string; status: string },
+    context: ProposalContext,
+    sha: { commit_sha?: string },
+  ): Promise<ProposalResult> {
+    const pending = "the rule goes live only after the pull request is merged (merge webhook)";
+    let open;
+    try {
+      open = await octokit.rest.pulls.list({ ...s, head: `${s.owner}:${branch}`, state: "open", ...apiRequest() });
+    } catch (error) {
+      return { backend: "github", status: "failed", branch, ...sha, detail: apiError("pulls.list", error, secrets) };
+    }
+    const existing = open.data[0];
+    if (existing) {
+      try {
+        await octokit.rest.issues.createComment({
+          ...s,
+          issue_number: existing.number,
+          body: `Another request for this rule.\n\n${proposalBody(rule, context)}`,
+          ...apiRequest(),
+        });
+      } catch (error) {
+        return {
+          backend: "github",
+          status: "failed",
+          branch,
+          url: existing.html_url,
+          ...sha,
+          detail: apiError("issues.createComment", error, secrets),
+        };
+      }
+      return {
+        backend: "github",
+        status: "amended",
+        url: existing.html_url,
+        branch,
+        ...sha,
+        detail: `commented on open pull request #${existing.number}; ${pending}`,
+      };
+    }
+    try {
+      const created = await octokit.rest.pulls.create({
+        ...s,
+        title: proposalSubject(rule),
+        head: branch,
+        base,
+        body: proposalBody(rule, context),
+        ...apiRequest(),
+      });
+      return {
+        backend: "github",
+        status: "opened",
+        url: created.data.html_url,
+        branch,
+        ...sha,
+        detail: `opened pull request #${created.data.number}; ${pending}`,
+      };
+    } catch (error) {
+      return {
+        backend: "github",
+        status: "failed",
+        branch,
+        ...sha,
+        detail: `${apiError("pulls.create", error, secrets)}; branch ${branch} was pushed`,
+      };
+    }
+  }
+
+  async function syncLocked(hint: { defaultBranch?: string }): Promise<SyncOutcome> {
+    let base = hint.defaultBranch && isSafeBranch(hint.defaultBranch) ? hint.defaultBranch : undefined;
+    if (!base) {
+      if (!slug) return { ok: false, detail: "cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO" };
+      const fetched = await defaultBranch(slug);
+      if (!fetched.ok) return fetched;
+      base = fetched.value;
+    }
+    const ensured = await clone.ensure();
+    if (!ensured.ok) return ensured;
+    const checkedOut = await clone.checkout(base, base);
+    if (!checkedOut.ok) return checkedOut;
+    const text = await readIfExists(clone.file);
+    if (text === null) return { ok: false, detail: `${settings.REGISTRY_REPO_FILE} is missing on ${base}` };
+    const compiled = await compileRegistry(text);
+    if (!compiled.ok) {
+      return {
+        ok: false,
+        detail: `the merged ${settings.REGISTRY_REPO_FILE} on ${base} is invalid; kept the live registry`,
+        errors: compiled.errors,
+      };
+    }
+    const target = registryPath(settings);
+    await writeFileAtomic(target, text);
+    return { ok: true, detail: `copied ${settings.REGISTRY_REPO_FILE} of ${base} to ${target}` };
+  }
+
+  const guard = <T>(what: string, task: () => Promise<T>, onError: (detail: string) => T) =>
+    mutex.run("clone", task).catch((error) => {
+      const detail = redact(`${what}: ${(error as Error).message}`, secrets);
+      log.error("github proposer error", { detail });
+      return onError(detail);
+    });
+
+  return {
+    name: "github",
+    propose: (rule, context) =>
+      guard(
+        "github proposer",
+        () => proposeLocked(rule, context),
+        (detail) => ({ backend: "github", status: "failed", detail }),
+      ),
+    syncMerged: (hint) => guard("registry sync", () => syncLocked(hint), (detail) => ({ ok: false, detail })),
+  };
+}

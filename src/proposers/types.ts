@@ -1,0 +1,83 @@
+/**
+ * Proposers: how a registry change is proposed (SPEC §9, seed "Proposers").
+ * Every registry update goes through one of them and then the one reload
+ * routine; nothing else writes the in-memory registry.
+ *
+ * @module
+ */
+import type { Settings } from "../config/settings.ts";
+import type { Logger } from "../log/logger.ts";
+import type { ReloadResult } from "../registry/live.ts";
+
+/** A rule to add or replace (seed "ProposedRule"); `name` in display form, normalised by the proposer. */
+export interface ProposedRule {
+  name: string;
+  status: string;
+  reason?: string;
+  replacement?: string;
+  min_version?: string;
+  max_version?: string;
+}
+
+/** Who proposes and why (seed "ProposalContext"). */
+export interface ProposalContext {
+  /** `agent` for the approval-request flow, `operator` for dashboard and API proposals. */
+  source: "agent" | "operator";
+  project: string;
+  requester: string;
+  rationale: string;
+  agent_model?: string;
+  agent_version?: string;
+  extra: Record<string, unknown>;
+}
+
+/** Status values of a proposal (seed "ProposalResult"). */
+export const PROPOSAL_STATUSES = ["opened", "amended", "applied", "logged", "failed"] as const;
+
+/** A proposal status. */
+export type ProposalStatus = typeof PROPOSAL_STATUSES[number];
+
+/** What a proposer did (seed "ProposalResult"). */
+export interface ProposalResult {
+  backend: string;
+  status: ProposalStatus;
+  url?: string;
+  branch?: string;
+  commit_sha?: string;
+  detail: string;
+}
+
+/** Outcome of bringing merged registry changes onto `REGISTRY_PATH` (merge webhook). */
+export type SyncOutcome =
+  | { ok: true; detail: string }
+  | { ok: false; detail: string; errors?: Array<{ path: string; message: string }> };
+
+/**
+ * A proposer. `propose` resolves to a result for every recoverable error
+ * (status `failed` with a detail) and throws only for bugs.
+ */
+export interface Proposer {
+  /** Backend name for `/health` and results (`log_only`, `local_file`, …). */
+  readonly name: string;
+  propose(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult>;
+  /**
+   * Pulls merged changes onto `REGISTRY_PATH` before the merge webhook
+   * reloads. Proposers without it get the generic `git pull --ff-only`.
+   */
+  syncMerged?(hint: { defaultBranch?: string }): Promise<SyncOutcome>;
+  close?(): Promise<void>;
+}
+
+/** What built-in proposers are constructed with. */
+export interface ProposerDeps {
+  settings: Settings;
+  log: Logger;
+  /** The one reload routine (LiveRegistry.reload); local proposers call it after a write. */
+  reload: () => Promise<ReloadResult>;
+}
+
+/** What `module:` proposer classes are constructed with (SPEC §15.8, §15.29). */
+export interface ModuleProposerOptions {
+  settings: Settings;
+  log: Logger;
+}

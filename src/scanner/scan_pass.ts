@@ -1,0 +1,165 @@
+/**
+ * One pass of the CVE scanner (SPEC §6.2, §15.12, §15.22): every registry
+ * package is queried by name (all versions) through OSV's batch API, the
+ * records are fetched by id (cached by id + `modified`), merged and scored
+ * like a lookup, scoped per `unversioned_cve_scope` like a version-less
+ * evaluation, and a `CVE_ALERT` audit row is written when the in-scope
+ * highest score reaches `cve_threshold` (whatever `block_on_cve` says) and
+ * the set of in-scope ids differs from the package's last alert.
+ *
+ * The pass never changes the registry. It also refreshes the lookup cache's
+ * version-less OSV entries, since it has just computed them.
+ *
+ * @module
+ */
+import type { CompiledRegistry, PackageRule, Vulnerability } from "../core/types.ts";
+import { vulnerabilitiesInScope } from "../core/evaluate.ts";
+import type { Settings } from "../config/settings.ts";
+import type { Logger } from "../log/logger.ts";
+import type { Cache } from "../cache/types.ts";
+import type { AuditStore, NewAuditRow } from "../store/types.ts";
+import type { LicenseSource } from "../lookups/types.ts";
+import { type OsvRecord, toVulnerabilities } from "../lookups/osv_records.ts";
+import { osvQueryKey } from "../lookups/cached.ts";
+import { fetchRecords, forEachLimit, MAX_BATCH_QUERIES, queryBatch } from "./osv_batch.ts";
+
+/** `requester` of scanner rows (SPEC §8). */
+export const SCANNER_REQUESTER = "cve-scanner";
+/** `source` of scanner rows: not a client call source, so reports can tell them apart. */
+export const SCANNER_SOURCE = "scanner";
+
+/** What a pass needs. */
+export interface ScanPassDeps {
+  settings: Pick<
+    Settings,
+    "OSV_API_URL" | "LOOKUP_TIMEOUT_MS" | "POLICY_PROJECT_NAME" | "CACHE_TTL_SECONDS"
+  >;
+  /** The registry as it is when the pass starts. */
+  registry: CompiledRegistry;
+  /** For the latest release of each affected package (use the cached PyPI source). */
+  licenses: LicenseSource;
+  cache: Cache;
+  audit: Pick<AuditStore, "insert" | "lastAlert">;
+  log: Logger;
+  /** Queries per batch call, at most 1000 (default). */
+  batchSize?: number;
+  /** Time-out of one batch call. Default the larger of `LOOKUP_TIMEOUT_MS` and 30 s. */
+  batchTimeoutMs?: number;
+  /** Detail fetches and PyPI lookups in flight at once. Default 16. */
+  concurrency?: number;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  return sa.size === new Set(b).size && b.every((id) => sa.has(id));
+}
+
+function alertRow(
+  deps: ScanPassDeps,
+  rule: PackageRule,
+  version: string | null,
+  inScope: Vulnerability[],
+  maxScore: number,
+): NewAuditRow {
+  const threshold = deps.registry.policies.cve_threshold;
+  const ids = inScope.map((v) => v.id).sort();
+  return {
+    package: rule.name,
+    version,
+    license: null,
+    verdict: "CVE_ALERT",
+    project: deps.settings.POLICY_PROJECT_NAME,
+    requester: SCANNER_REQUESTER,
+    agent_model: null,
+    agent_version: null,
+    source: SCANNER_SOURCE,
+    denial_category: "DENIAL_CVE_ALERT",
+    cve_ids: ids,
+    max_cvss: maxScore,
+    registry_status: rule.status,
+    registry_version: deps.registry.version,
+    license_raw: null,
+    reason: `CVE scan: ${ids.length} ${ids.length === 1 ? "vulnerability" : "vulnerabilities"} ` +
+      `in scope${version === null ? "" : ` of ${version}`}, highest CVSS ${maxScore} ` +
+      `at or above the threshold ${threshold}: ${ids.join(", ")}`,
+  };
+}
+
+/**
+ * Runs one scan pass and returns the number of alert rows written. Never
+ * throws for upstream trouble: packages whose data could not be had are
+ * skipped (and logged), so a partial answer never produces a spurious alert.
+ *
+ * @example
+ * ```ts
+ * const rows = await runScanPass({ settings, registry: live.current().registry, licenses, cache, audit: store.audit, log });
+ * ```
+ */
+export async function runScanPass(deps: ScanPassDeps): Promise<number> {
+  const started = performance.now();
+  const { settings, registry, log } = deps;
+  const concurrency = deps.concurrency ?? 16;
+  const rules = registry.packages;
+  const batch = await queryBatch(rules.map((r) => r.name), {
+    baseUrl: settings.OSV_API_URL,
+    timeoutMs: deps.batchTimeoutMs ?? Math.max(settings.LOOKUP_TIMEOUT_MS, 30_000),
+    batchSize: deps.batchSize ?? MAX_BATCH_QUERIES,
+  });
+  for (const [name, detail] of batch.failed) {
+    log.warn("cve scan: batch query failed", { package: name, detail });
+  }
+
+  const wanted = new Map<string, string>();
+  for (const ids of batch.ids.values()) for (const [id, modified] of ids) wanted.set(id, modified);
+  const details = await fetchRecords(wanted, {
+    baseUrl: settings.OSV_API_URL,
+    timeoutMs: settings.LOOKUP_TIMEOUT_MS,
+    cache: deps.cache,
+    ttlSeconds: settings.CACHE_TTL_SECONDS,
+    concurrency,
+  });
+  for (const [id, detail] of details.failed) log.warn("cve scan: record fetch failed", { id, detail });
+
+  let written = 0;
+  let skipped = batch.failed.size;
+  await forEachLimit(rules, concurrency, async (rule) => {
+    const ids = batch.ids.get(rule.name);
+    if (ids === undefined) return;
+    if ([...ids.keys()].some((id) => details.failed.has(id))) {
+      skipped++;
+      return;
+    }
+    const records = [...ids.keys()].map((id) => details.records.get(id)!) as OsvRecord[];
+    const vulnerabilities = toVulnerabilities(records, rule.name);
+    await deps.cache.set(
+      osvQueryKey(rule.name, null),
+      { status: "ok", vulnerabilities },
+      settings.CACHE_TTL_SECONDS,
+    );
+    if (vulnerabilities.length === 0) return;
+    const policies = registry.policies;
+    let latest: string | null = null;
+    if (policies.unversioned_cve_scope === "latest") {
+      const facts = await deps.licenses.lookup(rule.name, null);
+      latest = facts.status === "ok" ? facts.latest_version : null;
+    }
+    const inScope = vulnerabilitiesInScope(vulnerabilities, null, policies, latest);
+    const scores = inScope.map((v) => v.score).filter((s): s is number => s !== null);
+    const maxScore = scores.length > 0 ? Math.max(...scores) : null;
+    if (maxScore === null || maxScore < policies.cve_threshold) return;
+    const last = await deps.audit.lastAlert(rule.name);
+    if (last !== undefined && sameIds(last.cve_ids, inScope.map((v) => v.id))) return;
+    await deps.audit.insert(alertRow(deps, rule, latest, inScope, maxScore));
+    written++;
+  });
+
+  log.info("cve scan pass finished", {
+    packages: rules.length,
+    alerts: written,
+    skipped,
+    batch_calls: batch.calls,
+    detail_calls: details.calls,
+    duration_ms: Math.round(performance.now() - started),
+  });
+  return written;
+}

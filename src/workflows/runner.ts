@@ -1,0 +1,244 @@
+/**
+ * The test-gated runner: runs `deno test` with a JUnit report, keeps the
+ * workflows of tests JUnit says passed, and writes (or checks) the document.
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeFileAtomic } from "./atomic_write.ts";
+import { analyseDenoTestArgs, forbiddenDenoTestArg, permissionArgs } from "./deno_args.ts";
+import { buildDocument, mergeWorkflows, serializeDocument } from "./document.ts";
+import { readFragments, RUN_DIR_ENV } from "./fragment.ts";
+import { type JUnitReport, parseJUnit, testKey } from "./junit.ts";
+import { renderDocument } from "./render.ts";
+import { workflowDocumentSchema } from "./schema.ts";
+import type { Workflow } from "./types.ts";
+
+/** Options of `runWorkflowTests()`. */
+export interface RunOptions {
+  /** Arguments forwarded to `deno test`. */
+  denoArgs: string[];
+  /** Markdown document path. */
+  out: string;
+  /** JSON twin path. */
+  json: string;
+  title: string;
+  /** `auto`: merge when the run is narrowed; `always` (`--merge`); `never` (`--full`). */
+  merge: "auto" | "always" | "never";
+  /** Compare with the existing files instead of writing them. */
+  check: boolean;
+  /** Directory `deno test` runs in; test files are keyed relative to it. */
+  cwd: string;
+  /** Where progress and errors are written (stderr). */
+  log: (line: string) => void;
+  /** The `deno` executable (default: the running one). */
+  denoPath?: string;
+  /** Extra environment for `deno test`. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs the suite and compiles the document; returns the exit code: `deno
+ * test`'s when it failed, otherwise 0, or 1 when the document could not be
+ * compiled or (with `check`) is stale. Without a JUnit report (type error,
+ * bad arguments) the document is left untouched.
+ *
+ * @example
+ * ```ts
+ * import { runWorkflowTests } from "./runner.ts";
+ * const code = await runWorkflowTests({
+ *   denoArgs: ["-A"], out: "workflows.md", json: "workflows.json", title: "API Workflows",
+ *   merge: "auto", check: false, cwd: Deno.cwd(), log: console.error,
+ * });
+ * ```
+ */
+export async function runWorkflowTests(options: RunOptions): Promise<number> {
+  const log = (line: string) => options.log(`[workflows] ${line}`);
+  const show = (path: string) => relative(options.cwd, path) || path;
+  const forbidden = forbiddenDenoTestArg(options.denoArgs);
+  if (forbidden) {
+    log(
+      `Cannot run: ${forbidden} is managed by the workflows runner; remove it from the deno test arguments`,
+    );
+    return 2;
+  }
+  const runDir = await Deno.makeTempDir({ prefix: "workflows-run-" });
+  try {
+    const junitPath = resolve(runDir, "junit.xml");
+    const testCode = await runDenoTest(options, runDir, junitPath);
+    const failed = (code: number) => (testCode !== 0 ? testCode : code);
+    let xml: string;
+    try {
+      xml = await Deno.readTextFile(junitPath);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      log(
+        `no JUnit report (type-check or module load failure?); ${show(options.out)} left untouched`,
+      );
+      return failed(1);
+    }
+    const result = await compile(options, runDir, parseJUnit(xml), log);
+    if (typeof result === "string") {
+      log(`${result}; ${show(options.out)} left untouched`);
+      return failed(1);
+    }
+    const stale = await (options.check ? check : write)(options, result, log, show);
+    return failed(stale ? 1 : 0);
+  } finally {
+    await Deno.remove(runDir, { recursive: true });
+  }
+}
+
+async function runDenoTest(
+  options: RunOptions,
+  runDir: string,
+  junitPath: string,
+): Promise<number> {
+  const args = [
+    "test",
+    `--junit-path=${junitPath}`,
+    ...permissionArgs(options.denoArgs, runDir, RUN_DIR_ENV),
+    ...options.denoArgs,
+  ];
+  const child = new Deno.Command(options.denoPath ?? Deno.execPath(), {
+    args,
+    cwd: options.cwd,
+    env: { ...options.env, [RUN_DIR_ENV]: runDir },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  return (await child.status).code;
+}
+
+interface Compiled {
+  markdown: string;
+  json: string;
+  count: number;
+}
+
+async function compile(
+  options: RunOptions,
+  runDir: string,
+  report: JUnitReport,
+  log: (line: string) => void,
+): Promise<Compiled | string> {
+  const fragments = (await readFragments(runDir)).map((wf) => relativise(wf, options.cwd));
+  const passed: Workflow[] = [];
+  for (const wf of fragments) {
+    const key = testKey(wf.source.file, wf.source.test);
+    if (report.ambiguous.has(key)) {
+      return `Cannot compile workflows: ${wf.source.file} has several tests named "${wf.source.test}"`;
+    }
+    if (report.verdicts.get(key) === "passed") passed.push(wf);
+    else log(`not published (test did not pass): "${wf.name}" from ${wf.source.file}`);
+  }
+  const narrowedBy = options.merge === "always"
+    ? "--merge"
+    : options.merge === "auto"
+    ? analyseDenoTestArgs(options.denoArgs).narrowedBy
+    : undefined;
+  let workflows = passed;
+  if (narrowedBy !== undefined) {
+    const previous = await readPrevious(options.json);
+    if (typeof previous === "string") return previous;
+    const exists = (file: string) => existsSync(resolve(options.cwd, file));
+    workflows = mergeWorkflows(previous, passed, report, exists);
+    log(
+      `the run was narrowed (${narrowedBy}): merged into the previous document, nothing that did not run was removed`,
+    );
+  }
+  try {
+    const doc = buildDocument(workflows, options.title);
+    return { markdown: renderDocument(doc), json: serializeDocument(doc), count: workflows.length };
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function relativise(wf: Workflow, cwd: string): Workflow {
+  if (!wf.source.file.startsWith("file:")) return wf;
+  const path = relative(cwd, fileURLToPath(wf.source.file)).split(sep).join("/");
+  const file = path.startsWith("../") ? path : `./${path}`;
+  return { ...wf, source: { ...wf.source, file } };
+}
+
+async function readPrevious(path: string): Promise<Workflow[] | string> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return `Cannot merge into "${path}": ${
+      (error as Error).message
+    }; run the full suite to rebuild it`;
+  }
+  const parsed = workflowDocumentSchema.safeParse(data);
+  if (!parsed.success) {
+    return `Cannot merge into "${path}": it is not a workflows document; run the full suite to rebuild it`;
+  }
+  return parsed.data.workflows;
+}
+
+type Show = (path: string) => string;
+
+async function write(
+  options: RunOptions,
+  result: Compiled,
+  log: (line: string) => void,
+  show: Show,
+): Promise<boolean> {
+  await writeFileAtomic(options.json, result.json);
+  await writeFileAtomic(options.out, result.markdown);
+  log(`wrote ${show(options.out)} and ${show(options.json)} (${plural(result.count)})`);
+  return false;
+}
+
+async function check(
+  options: RunOptions,
+  result: Compiled,
+  log: (line: string) => void,
+  show: Show,
+): Promise<boolean> {
+  const stale: string[] = [];
+  for (const [path, expected] of [[options.out, result.markdown], [options.json, result.json]]) {
+    const actual = await Deno.readTextFile(path).catch(() => undefined);
+    if (actual === expected) continue;
+    stale.push(
+      actual === undefined
+        ? `${show(path)} is missing`
+        : `${show(path)} differs from line ${firstDifference(actual, expected)}`,
+    );
+  }
+  if (stale.length === 0) {
+    log(`${show(options.out)} is up to date (${plural(result.count)})`);
+    return false;
+  }
+  log(
+    `STALE: ${stale.join("; ")}. The committed document does not match the passing tests: ` +
+      `run the suite locally (deno task test) and commit ${show(options.out)} and ${
+        show(options.json)
+      }`,
+  );
+  return true;
+}
+
+function plural(count: number): string {
+  return count === 1 ? "1 workflow" : `${count} workflows`;
+}
+
+function firstDifference(a: string, b: string): number {
+  const x = a.split("\n");
+  const y = b.split("\n");
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i + 1;
+}

@@ -1,0 +1,136 @@
+/**
+ * Serving the compiled document from any Hono app, with a strong ETag and
+ * conditional requests.
+ *
+ * @module
+ */
+import type { Env, Hono, Schema } from "hono";
+
+/** The document to serve, or a loader called per request (`undefined` → 404). */
+export type DocumentSource = string | (() => string | undefined | Promise<string | undefined>);
+
+/** Options of `serveWorkflows()`. */
+export interface ServeWorkflowsOptions {
+  /** Route of the Markdown document (default `/workflows.md`). */
+  path?: string;
+  markdown: DocumentSource;
+  /** The JSON twin; served at `jsonPath` when given. */
+  json?: DocumentSource;
+  /** Route of the JSON twin (default: `path` with `.md` replaced by `.json`). */
+  jsonPath?: string;
+}
+
+/**
+ * A strong ETag for a document: the base64url SHA-256 of its UTF-8 bytes.
+ *
+ * @example
+ * ```ts
+ * import { documentEtag } from "./serve.ts";
+ * await documentEtag("# API Workflows\n"); // '"sha256-…"'
+ * ```
+ */
+export async function documentEtag(text: string): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
+  );
+  const base64 = btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
+  return `"sha256-${base64}"`;
+}
+
+/**
+ * Builds the response for a document request: 200 with the body, `ETag` and
+ * `Cache-Control: no-cache` (clients revalidate), or 304 without a body when
+ * `If-None-Match` lists the current ETag (or `*`), or 404 when the source has
+ * no document.
+ *
+ * @example
+ * ```ts
+ * import { documentResponse } from "./serve.ts";
+ * const res = await documentResponse(new Request("http://x/workflows.md"), "# Doc\n", "text/markdown; charset=utf-8");
+ * res.headers.get("etag"); // '"sha256-…"'
+ * ```
+ */
+export async function documentResponse(
+  request: Request,
+  source: DocumentSource,
+  contentType: string,
+): Promise<Response> {
+  const text = typeof source === "string" ? source : await source();
+  if (text === undefined) {
+    return new Response("Not Found\n", {
+      status: 404,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+  const etag = await documentEtag(text);
+  const headers = { etag, "cache-control": "no-cache", "content-type": contentType };
+  if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers: { etag, "cache-control": "no-cache" } });
+  }
+  return new Response(request.method === "HEAD" ? null : text, { status: 200, headers });
+}
+
+// If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored.
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").map((tag) => tag.trim().replace(/^W\//, "")).some((tag) =>
+    tag === "*" || tag === etag
+  );
+}
+
+/**
+ * Mounts the compiled document on a Hono app: `GET <path>` serves the Markdown
+ * as `text/markdown; charset=utf-8` and, when `json` is given, `GET <jsonPath>`
+ * serves the twin as `application/json`, both with ETag/304 support. Returns
+ * the app for chaining.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { serveWorkflows } from "./serve.ts";
+ * const app = serveWorkflows(new Hono(), {
+ *   path: "/api/v1/workflows.md",
+ *   markdown: () => Deno.readTextFile("workflows.md"),
+ *   json: () => Deno.readTextFile("workflows.json"),
+ * });
+ * const res = await app.request("/api/v1/workflows.md");
+ * ```
+ */
+export function serveWorkflows<E extends Env, S extends Schema, B extends string>(
+  app: Hono<E, S, B>,
+  options: ServeWorkflowsOptions,
+): Hono<E, S, B> {
+  const path = options.path ?? "/workflows.md";
+  app.get(
+    path,
+    (c) => documentResponse(c.req.raw, options.markdown, "text/markdown; charset=utf-8"),
+  );
+  const json = options.json;
+  if (json !== undefined) {
+    const jsonPath = options.jsonPath ?? path.replace(/\.md$/, "") + ".json";
+    app.get(jsonPath, (c) => documentResponse(c.req.raw, json, "application/json"));
+  }
+  return app;
+}
+
+/**
+ * A `DocumentSource` that reads a file on every request (so a regenerated
+ * document is served without a restart) and yields 404 while it is missing.
+ *
+ * @example
+ * ```ts
+ * import { fileSource } from "./serve.ts";
+ * const markdown = fileSource("workflows.md");
+ * ```
+ */
+export function fileSource(path: string | URL): DocumentSource {
+  return async () => {
+    try {
+      return await Deno.readTextFile(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  };
+}

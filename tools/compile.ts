@@ -1,0 +1,121 @@
+/**
+ * `deno task compile`: builds the single executables `dist/policyd` (server)
+ * and `dist/policy` (client) with `deno compile`. Files read at run time
+ * (the example registry, dashboard assets, `workflows.md`) are passed with
+ * `--include` so a binary needs no source tree (SPEC §1).
+ *
+ * `deno compile` downloads its runtime (denort) on first use; where that is
+ * impossible, the script says so in one line and exits 1. `DENORT_BIN` points
+ * Deno at a local runtime instead.
+ *
+ * Usage: `deno run -A tools/compile.ts [--out-dir DIR] [-- extra deno compile flags]`
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+/** One executable to build. */
+export interface CompileTarget {
+  name: string;
+  entry: string;
+  /** Paths (relative to the repository) read at run time; included when they exist. */
+  assets: string[];
+}
+
+/** Permission and feature flags baked into both binaries. */
+export const COMPILE_FLAGS = ["--allow-all", "--unstable-cron"];
+
+/** The executables of the project. */
+export const TARGETS: CompileTarget[] = [
+  {
+    name: "policyd",
+    entry: "cli/policyd.ts",
+    assets: ["registry/registry.yaml", "dashboards/static", "dashboards/assets", "workflows.md"],
+  },
+  { name: "policy", entry: "cli/policy.ts", assets: [] },
+];
+
+/** The repository root (this file lives in `tools/`). */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The `deno compile` arguments of a target; only existing assets are included. */
+export function compileArgs(
+  target: CompileTarget,
+  outDir: string,
+  root = ROOT,
+  extra: string[] = [],
+): string[] {
+  const includes = target.assets.filter((asset) => exists(join(root, asset)));
+  return [
+    "compile",
+    ...COMPILE_FLAGS,
+    ...includes.flatMap((asset) => ["--include", asset]),
+    ...extra,
+    "--output",
+    join(outDir, target.name),
+    target.entry,
+  ];
+}
+
+/** Whether `deno compile` failed because it could not download its runtime. */
+export function isRuntimeDownloadFailure(stderr: string): boolean {
+  return /denort/i.test(stderr) &&
+    /(error sending request|dns error|failed to download|Setting up base binary|connect)/i.test(
+      stderr,
+    );
+}
+
+async function main(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { "out-dir": { type: "string", default: "dist" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const outDir = values["out-dir"]!;
+  const targets = TARGETS.filter((t) => exists(join(ROOT, t.entry)));
+  for (const target of targets) {
+    const argv = compileArgs(target, outDir, ROOT, positionals);
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: argv,
+      cwd: ROOT,
+      stdout: "inherit",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    if (!output.success) {
+      if (isRuntimeDownloadFailure(stderr)) {
+        console.error(
+          `compile: deno compile could not download its runtime (denort ${Deno.version.deno}) — ` +
+            `no internet access? Build where dl.deno.land is reachable, or set DENORT_BIN to a local denort binary.`,
+        );
+      } else {
+        console.error(`compile: deno compile of ${target.entry} failed:\n${stderr.trim()}`);
+      }
+      return 1;
+    }
+    console.error(`compile: wrote ${join(outDir, target.name)}`);
+  }
+  return 0;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    console.error(`compile: ${(error as Error).message}`);
+    Deno.exit(64);
+  }
+}
