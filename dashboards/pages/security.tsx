@@ -48,7 +48,7 @@ export function SecurityPage(props: { view: SecurityView }) {
           {report.hot_registry_packages.length
             ? (
               <div class="table-wrap">
-                <table>
+                <table data-testid="hot-packages">
                   <thead>
                     <tr>
                       <th scope="col">Package</th>

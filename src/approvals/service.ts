@@ -76,18 +76,19 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   const now = deps.now ?? (() => new Date());
   const timeoutMs = deps.proposalTimeoutMs ?? 300_000;
   const running = new Set<Promise<void>>();
-  const timers = new Set<number>();
+  type Timer = ReturnType<typeof setTimeout>;
+  const timers = new Set<Timer>();
   let closed = false;
 
   /** Runs the proposer, turning throws, junk and time-outs into `failed` results. */
   async function runProposer(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
     const backend = deps.proposer.name;
-    let timer: number | undefined;
+    let timer: Timer | undefined;
     const timedOut = new Promise<ProposalResult>((resolve) => {
       timer = setTimeout(() => {
         resolve({ backend, status: "failed", detail: `the proposer did not answer within ${timeoutMs / 1000} s` });
       }, timeoutMs);
-      timers.add(timer);
+      timers.add(timer!);
     });
     const attempt = Promise.resolve()
       .then(() => deps.proposer.propose(rule, context))
@@ -195,7 +196,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     },
     async close() {
       closed = true;
-      let grace: number | undefined;
+      let grace: Timer | undefined;
       await Promise.race([
         Promise.allSettled([...running]),
         new Promise((resolve) => (grace = setTimeout(resolve, deps.closeGraceMs ?? 5_000))),

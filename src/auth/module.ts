@@ -3,7 +3,8 @@
  * class loaded with dynamic import (SPEC §15.8, §15.29). The specifier splits
  * at the last `:`; a specifier without a URL scheme is a path resolved
  * against the working directory; the export is constructed with
- * `{ settings, log }` and must have an `authenticate(request)` method.
+ * `{ settings, log }` and must have an `authenticate(request)` method that
+ * returns an identity or throws an error named `AuthError` (→ 401).
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Settings, SettingsError } from "../config/settings.ts";
 import type { Logger } from "../log/logger.ts";
-import type { Authenticator, AuthRequest, Identity } from "./types.ts";
+import { type Authenticator, AuthError, type AuthRequest, type Identity } from "./types.ts";
 
 /** A parsed `module:` value. */
 export interface ModuleReference {
@@ -86,9 +87,29 @@ export async function loadModuleAuthenticator(
   }
   return {
     name: `module:${ref.exportName}`,
-    authenticate: async (request) =>
-      normalize(await instance.authenticate(request), ref.exportName),
+    authenticate: async (request) => {
+      let identity: Identity;
+      try {
+        identity = await instance.authenticate(request);
+      } catch (error) {
+        throw asAuthError(error);
+      }
+      return normalize(identity, ref.exportName);
+    },
   };
+}
+
+/**
+ * A module cannot always import policyd's own `AuthError` (a compiled
+ * binary, a package), so any error named `AuthError` counts as one (→ 401);
+ * other errors are bugs and stay 500s.
+ */
+function asAuthError(error: unknown): unknown {
+  if (error instanceof AuthError) return error;
+  const candidate = error as { name?: unknown; message?: unknown; challenge?: unknown } | null;
+  if (candidate?.name !== "AuthError") return error;
+  const challenge = typeof candidate.challenge === "string" ? candidate.challenge : undefined;
+  return new AuthError(String(candidate.message ?? "authentication failed"), challenge);
 }
 
 /** Guards the rest of the server against a malformed identity; a missing id is a bug (→ 500). */

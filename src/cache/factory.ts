@@ -44,6 +44,10 @@ export function createCache(
     case "none":
       return createNoCache();
     case "redis":
-      return createRedisCache(settings.REDIS_URL!, log.child({ component: "cache" }), options.redis);
+      return createRedisCache(
+        settings.REDIS_URL!,
+        log.child({ component: "cache" }),
+        options.redis,
+      );
   }
 }

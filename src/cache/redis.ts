@@ -94,7 +94,9 @@ export function createRedisCache(url: string, log: Logger, options: RedisCacheOp
     async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
       if (ttlSeconds <= 0 || value === undefined) return;
       await bounded(() =>
-        client.set(key, JSON.stringify(value), { expiration: { type: "EX", value: Math.ceil(ttlSeconds) } })
+        client.set(key, JSON.stringify(value), {
+          expiration: { type: "EX", value: Math.ceil(ttlSeconds) },
+        })
       );
     },
     health(): CacheHealth {

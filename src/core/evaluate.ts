@@ -201,6 +201,12 @@ export function evaluate(
   }
 
   // 4. Outcome for registry-allowed packages.
+  const range = rule.status === "version-constrained" && request.version === null
+    ? `; allowed versions: ${
+      [rule.min_version && `>=${rule.min_version}`, rule.max_version && `<=${rule.max_version}`]
+        .filter(Boolean).join(",")
+    }`
+    : "";
   const dataNote = missing.length ? ` (${missing.join(" and ")})` : "";
   const cveNote = cves.length
     ? `; ${cves.length} known vulnerabilities below the threshold ${policies.cve_threshold}`
@@ -209,6 +215,6 @@ export function evaluate(
     ...base,
     verdict: "ALLOWED",
     denial_category: null,
-    reason: `${subject} is ${rule.status} in the registry${why}${cveNote}${dataNote}`,
+    reason: `${subject} is ${rule.status} in the registry${why}${range}${cveNote}${dataNote}`,
   };
 }

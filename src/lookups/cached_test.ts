@@ -17,7 +17,11 @@ Deno.test("cached lookups reach upstream once per key within the TTL", async () 
   const upstream = await startFakeUpstream();
   try {
     const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url });
-    const { vulnerabilities, licenses } = createLookupSources(settings, createMemoryCache(), silentLogger);
+    const { vulnerabilities, licenses } = createLookupSources(
+      settings,
+      createMemoryCache(),
+      silentLogger,
+    );
     const first = await vulnerabilities.query("requests", null);
     const again = await vulnerabilities.query("Requests", null);
     equal(JSON.stringify(again), JSON.stringify(first));
@@ -40,7 +44,11 @@ Deno.test("unavailable answers are not cached", async () => {
   const upstream = await startFakeUpstream();
   try {
     const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url });
-    const { vulnerabilities, licenses } = createLookupSources(settings, createMemoryCache(), silentLogger);
+    const { vulnerabilities, licenses } = createLookupSources(
+      settings,
+      createMemoryCache(),
+      silentLogger,
+    );
     upstream.osv.mode = "error500";
     upstream.pypi.mode = "error500";
     equal((await vulnerabilities.query("requests", null)).status, "unavailable");
@@ -59,7 +67,11 @@ Deno.test("unavailable answers are not cached", async () => {
 Deno.test("CACHE_TTL_SECONDS=0 caches nothing", async () => {
   const upstream = await startFakeUpstream();
   try {
-    const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url, CACHE_TTL_SECONDS: "0" });
+    const settings = loadSettings({
+      OSV_API_URL: upstream.url,
+      PYPI_URL: upstream.url,
+      CACHE_TTL_SECONDS: "0",
+    });
     const { vulnerabilities } = createLookupSources(settings, createMemoryCache(), silentLogger);
     await vulnerabilities.query("requests", null);
     await vulnerabilities.query("requests", null);

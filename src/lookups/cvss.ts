@@ -17,9 +17,8 @@ interface Calculator {
 }
 
 // The package is UMD/CommonJS: under Deno its API sits on `default`.
-const calculator: Calculator =
-  ((calculatorModule as unknown as { default?: Calculator }).default ??
-    calculatorModule) as Calculator;
+const calculator: Calculator = ((calculatorModule as unknown as { default?: Calculator }).default ??
+  calculatorModule) as Calculator;
 
 /** Base metrics every vector of a version must set (to a value other than `X`). */
 const REQUIRED_METRICS: Record<"2" | "3" | "4", string[]> = {
@@ -101,6 +100,8 @@ export function recordScore(
       .filter((s): s is number => s !== null);
     if (scores.length > 0) return Math.max(...scores);
   }
-  if (qualitative !== undefined) return QUALITATIVE_SCORES[qualitative.trim().toUpperCase()] ?? null;
+  if (qualitative !== undefined) {
+    return QUALITATIVE_SCORES[qualitative.trim().toUpperCase()] ?? null;
+  }
   return null;
 }

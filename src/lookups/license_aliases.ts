@@ -203,13 +203,17 @@ export const SHORT_NAME_ALIASES: ReadonlyMap<string, LicenseAlias> = new Map([
   ...["lgplv2+", "lgpl v2+", "lgpl2+"].map((k) =>
     [k, ambiguous("LGPL-2.0-or-later", "LGPL-2.")] as const
   ),
-  ...["lgplv2.1", "lgpl v2.1", "lgpl 2.1", "lgpl-2.1"].map((k) => [k, exact("LGPL-2.1-only")] as const),
+  ...["lgplv2.1", "lgpl v2.1", "lgpl 2.1", "lgpl-2.1"].map((k) =>
+    [k, exact("LGPL-2.1-only")] as const
+  ),
   ...["lgplv2.1+", "lgpl v2.1+", "lgpl 2.1+", "lgpl-2.1+"]
     .map((k) => [k, exact("LGPL-2.1-or-later")] as const),
   ...["lgplv3", "lgpl v3", "lgpl3", "lgpl-3"].map((k) =>
     [k, ambiguous("LGPL-3.0-only", "LGPL-3.0")] as const
   ),
-  ...["lgplv3+", "lgpl v3+", "lgpl3+", "lgpl-3+"].map((k) => [k, exact("LGPL-3.0-or-later")] as const),
+  ...["lgplv3+", "lgpl v3+", "lgpl3+", "lgpl-3+"].map((k) =>
+    [k, exact("LGPL-3.0-or-later")] as const
+  ),
   ...["agpl", "gnu agpl", "gnu affero general public license"]
     .map((k) => [k, ambiguous("AGPL-3.0-or-later", "AGPL-")] as const),
   ...["agplv3", "agpl v3", "agpl3", "agpl-3"].map((k) =>
@@ -278,7 +282,8 @@ export const LICENSE_TEXT_FINGERPRINTS: ReadonlyArray<{ pattern: RegExp; spdx: s
     spdx: "BSD-2-Clause",
   },
   {
-    pattern: /permission to use, copy, modify, and(\/or)? distribute this software for any purpose/i,
+    pattern:
+      /permission to use, copy, modify, and(\/or)? distribute this software for any purpose/i,
     spdx: "ISC",
   },
 ];

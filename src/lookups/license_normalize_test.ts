@@ -87,7 +87,10 @@ Deno.test("normalizeLicense() recognises a full license text", () => {
   const apache = "                                 Apache License\n" +
     "                           Version 2.0, January 2004\n  http://www.apache.org/licenses/";
   equal(normalizeLicense({ license: apache }).license, "Apache-2.0");
-  equal(normalizeLicense({ license: "Some custom license\nAll rights reserved." }).license, "UNKNOWN");
+  equal(
+    normalizeLicense({ license: "Some custom license\nAll rights reserved." }).license,
+    "UNKNOWN",
+  );
 });
 
 Deno.test("normalizeLicense() keeps the raw text of a license it cannot normalise", () => {

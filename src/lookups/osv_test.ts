@@ -14,7 +14,10 @@ function settingsFor(url: string, timeoutMs = 2000) {
 async function query(name: string, version: string | null, pageSize = 1000) {
   const upstream = await startFakeUpstream({ pageSize });
   try {
-    const facts = await createOsvSource(settingsFor(upstream.url), silentLogger).query(name, version);
+    const facts = await createOsvSource(settingsFor(upstream.url), silentLogger).query(
+      name,
+      version,
+    );
     if (facts.status !== "ok") throw new Error(facts.detail);
     return { vulns: facts.vulnerabilities, calls: { ...upstream.calls } };
   } finally {
@@ -57,7 +60,15 @@ Deno.test("withdrawn records are ignored", async () => {
   ok(vulns.length > 0);
   ok(!vulns.some((v) => v.aliases.includes("PYSEC-2022-43059")), "withdrawn PYSEC-2022-43059 kept");
   const django = await query("django", null);
-  for (const id of ["PYSEC-2011-28", "PYSEC-2011-29", "PYSEC-2011-30", "PYSEC-2011-31", "PYSEC-2020-345"]) {
+  for (
+    const id of [
+      "PYSEC-2011-28",
+      "PYSEC-2011-29",
+      "PYSEC-2011-30",
+      "PYSEC-2011-31",
+      "PYSEC-2020-345",
+    ]
+  ) {
     ok(!django.vulns.some((v) => v.aliases.includes(id)), `withdrawn ${id} kept`);
   }
 });
@@ -69,7 +80,11 @@ Deno.test("a merged vulnerability scores the highest of its records; V4 is prefe
   // GHSA-jjg7-2v4v-x38h: V4 6.9 preferred over its V3 6.2; PYSEC-2024-60: V3 AV:N…A:H = 7.5.
   equal(cve.score, 7.5);
   const ghsaOnly = toVulnerabilities(
-    [JSON.parse(await Deno.readTextFile(new URL("../../../shared/fixtures/osv/vulns/GHSA-jjg7-2v4v-x38h.json", import.meta.url)))],
+    [JSON.parse(
+      await Deno.readTextFile(
+        new URL("../../../shared/fixtures/osv/vulns/GHSA-jjg7-2v4v-x38h.json", import.meta.url),
+      ),
+    )],
     "idna",
   );
   equal(ghsaOnly[0].score, 6.9);
@@ -109,7 +124,10 @@ Deno.test("OSV failures yield unavailable within the time-out and log a warning"
     for (const mode of ["error500", "hang", "malformed"] as const) {
       await t.step(mode, async () => {
         const lines: string[] = [];
-        const osv = createOsvSource(settingsFor(upstream.url, timeoutMs), createLogger("info", (l) => lines.push(l)));
+        const osv = createOsvSource(
+          settingsFor(upstream.url, timeoutMs),
+          createLogger("info", (l) => lines.push(l)),
+        );
         upstream.osv.mode = mode;
         const started = performance.now();
         const facts = await osv.query("requests", null);
@@ -131,7 +149,10 @@ Deno.test("one deadline covers every page: a slow paginated answer is unavailabl
   upstream.osv.latencyMs = 100;
   try {
     const started = performance.now();
-    const facts = await createOsvSource(settingsFor(upstream.url, 350), silentLogger).query("requests", null);
+    const facts = await createOsvSource(settingsFor(upstream.url, 350), silentLogger).query(
+      "requests",
+      null,
+    );
     equal(facts.status, "unavailable");
     ok(performance.now() - started < 350 + 250);
   } finally {

@@ -61,7 +61,11 @@ export function createPypiSource(settings: PypiSettings, log: Logger): LicenseSo
         if (!result.ok) {
           return result.notFound ? notOnIndex(null) : unavailable(name, version, result.detail);
         }
-        return { status: "ok", ...normalizeLicense(result.data.info), latest_version: result.data.info.version };
+        return {
+          status: "ok",
+          ...normalizeLicense(result.data.info),
+          latest_version: result.data.info.version,
+        };
       }
       const [release, latest] = await Promise.all([
         get(`${project}/${encodeURIComponent(version)}/json`),
@@ -76,11 +80,20 @@ export function createPypiSource(settings: PypiSettings, log: Logger): LicenseSo
           ? notOnIndex(latestVersion)
           : unavailable(name, version, release.detail);
       }
-      return { status: "ok", ...normalizeLicense(release.data.info), latest_version: latestVersion };
+      return {
+        status: "ok",
+        ...normalizeLicense(release.data.info),
+        latest_version: latestVersion,
+      };
     },
   };
 }
 
 function notOnIndex(latestVersion: string | null): LicenseFacts {
-  return { status: "ok", license: UNKNOWN_LICENSE, license_raw: null, latest_version: latestVersion };
+  return {
+    status: "ok",
+    license: UNKNOWN_LICENSE,
+    license_raw: null,
+    latest_version: latestVersion,
+  };
 }

@@ -199,7 +199,10 @@ Deno.test("PyPI failures yield unavailable within the time-out and log a warning
     for (const mode of ["error500", "hang", "malformed"] as const) {
       await t.step(mode, async () => {
         const lines: string[] = [];
-        const pypi = createPypiSource(settingsFor(upstream.url, timeoutMs), createLogger("info", (l) => lines.push(l)));
+        const pypi = createPypiSource(
+          settingsFor(upstream.url, timeoutMs),
+          createLogger("info", (l) => lines.push(l)),
+        );
         upstream.pypi.mode = mode;
         for (const version of [null, "2.18.0"]) {
           const started = performance.now();
@@ -208,7 +211,9 @@ Deno.test("PyPI failures yield unavailable within the time-out and log a warning
           equal(facts.status, "unavailable");
           ok(elapsed < timeoutMs + 250, `took ${elapsed} ms`);
         }
-        ok(lines.some((l) => JSON.parse(l).level === "warn" && JSON.parse(l).package === "requests"));
+        ok(
+          lines.some((l) => JSON.parse(l).level === "warn" && JSON.parse(l).package === "requests"),
+        );
       });
     }
   } finally {

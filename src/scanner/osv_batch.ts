@@ -65,7 +65,12 @@ export async function queryBatch(
       const answered = result.ok && result.data.results.length === chunk.length;
       chunk.forEach((query, j) => {
         if (!answered) {
-          failed.set(query.name, result.ok ? `POST ${url} answered ${result.data.results.length} results for ${chunk.length} queries` : result.detail);
+          failed.set(
+            query.name,
+            result.ok
+              ? `POST ${url} answered ${result.data.results.length} results for ${chunk.length} queries`
+              : result.detail,
+          );
           return;
         }
         const answer = result.data.results[j];

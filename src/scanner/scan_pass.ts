@@ -118,7 +118,9 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
     ttlSeconds: settings.CACHE_TTL_SECONDS,
     concurrency,
   });
-  for (const [id, detail] of details.failed) log.warn("cve scan: record fetch failed", { id, detail });
+  for (const [id, detail] of details.failed) {
+    log.warn("cve scan: record fetch failed", { id, detail });
+  }
 
   let written = 0;
   let skipped = batch.failed.size;

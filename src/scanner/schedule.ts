@@ -114,7 +114,9 @@ export function startScanner(options: ScannerOptions): ScannerHandle {
   if (enabled) {
     const cron = options.cron ?? denoCron();
     try {
-      registration = cron(options.name ?? "policyd-cve-scan", schedule, { signal: controller.signal }, tick);
+      registration = cron(options.name ?? "policyd-cve-scan", schedule, {
+        signal: controller.signal,
+      }, tick);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw new Error(`Invalid setting CVE_SCAN_SCHEDULE: ${message} ("${schedule}")`);

@@ -116,7 +116,12 @@ Deno.test("CVE_SCAN_SCHEDULE=off registers nothing", async () => {
 
 Deno.test("an invalid schedule fails naming the setting", () => {
   throws(
-    () => startScanner({ schedule: "every tuesday", runPass: () => Promise.resolve(0), log: silentLogger }),
+    () =>
+      startScanner({
+        schedule: "every tuesday",
+        runPass: () => Promise.resolve(0),
+        log: silentLogger,
+      }),
     /CVE_SCAN_SCHEDULE/,
   );
 });

@@ -144,7 +144,10 @@ async function loadFixtures(
       const dir = new URL(`${entry.name}/`, pypiDir);
       for await (const file of Deno.readDir(dir)) {
         if (!file.name.endsWith(".json")) continue;
-        releases.set(file.name.slice(0, -5), JSON.parse(await Deno.readTextFile(new URL(file.name, dir))));
+        releases.set(
+          file.name.slice(0, -5),
+          JSON.parse(await Deno.readTextFile(new URL(file.name, dir))),
+        );
       }
       pypiReleases.set(entry.name, releases);
     }
@@ -187,7 +190,16 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   const closing = Promise.withResolvers<void>();
   const calls = {} as Record<Route, number>;
   const resetCalls = () => {
-    for (const r of ["osv.query", "osv.querybatch", "osv.vulns", "pypi.project", "pypi.release", "other"] as Route[]) {
+    for (
+      const r of [
+        "osv.query",
+        "osv.querybatch",
+        "osv.vulns",
+        "pypi.project",
+        "pypi.release",
+        "other",
+      ] as Route[]
+    ) {
       calls[r] = 0;
     }
     vulnIdsFetched.length = 0;
@@ -224,14 +236,19 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     if (req.method === "POST" && path === "/v1/query") {
       calls["osv.query"]++;
       const body = await req.json();
-      const { slice, next } = page(matching(body.package?.name ?? "", body.version), body.page_token);
+      const { slice, next } = page(
+        matching(body.package?.name ?? "", body.version),
+        body.page_token,
+      );
       if (slice.length === 0 && next === undefined) return json({});
       return json({ vulns: slice, ...(next ? { next_page_token: next } : {}) });
     }
     if (req.method === "POST" && path === "/v1/querybatch") {
       calls["osv.querybatch"]++;
       const body = await req.json();
-      if ((body.queries ?? []).length > 1000) return json({ code: 3, message: "Too many queries." }, 400);
+      if ((body.queries ?? []).length > 1000) {
+        return json({ code: 3, message: "Too many queries." }, 400);
+      }
       const results = (body.queries ?? []).map((q: Json) => {
         const { slice, next } = page(matching(q.package?.name ?? "", q.version), q.page_token);
         const vulns = slice.map((r: Json) => ({ id: r.id, modified: r.modified }));
@@ -330,7 +347,13 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         const name = `${prefix}${i}`;
         names.push(name);
         pypiProjects.set(norm(name), {
-          info: { name, version: "1.0.0", license: "MIT", license_expression: null, classifiers: [] },
+          info: {
+            name,
+            version: "1.0.0",
+            license: "MIT",
+            license_expression: null,
+            classifiers: [],
+          },
         });
         if (every <= 0 || i % every !== 0) continue;
         const pysec = `PYSEC-9999-${prefix}${i}`;
@@ -339,7 +362,11 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
           package: { ecosystem: "PyPI", name },
           ranges: [{ type: "ECOSYSTEM", events: [{ introduced: "0" }, { fixed: "2.0.0" }] }],
         }];
-        const base = { modified: "2026-01-01T00:00:00Z", published: "2026-01-01T00:00:00Z", affected };
+        const base = {
+          modified: "2026-01-01T00:00:00Z",
+          published: "2026-01-01T00:00:00Z",
+          affected,
+        };
         addOsvRecord({
           id: pysec,
           aliases: synthetic.withTwins ? [ghsa, `CVE-2099-${100000 + i}`] : [],

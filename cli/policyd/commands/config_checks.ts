@@ -76,7 +76,10 @@ async function pathKind(path: string): Promise<PathKind> {
     const info = await Deno.stat(path);
     return info.isFile ? "file" : info.isDirectory ? "directory" : "other";
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return "missing";
+    // ENOTDIR: an ancestor is a file, so nothing exists at this path.
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return "missing";
+    }
     throw error;
   }
 }
@@ -167,7 +170,7 @@ export async function registryYamlCheck(path: string): Promise<CheckRow> {
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return row("registry_yaml", "warn", `skipped: ${path} does not exist`, "");
     }
     return row(

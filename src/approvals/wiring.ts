@@ -1,0 +1,68 @@
+/**
+ * Wiring of the approvals capability for the composition root: the
+ * proposer (selected once), the approval service and the merge webhook,
+ * and their shutdown order.
+ *
+ * @module
+ */
+import { registryPath, type Settings } from "../config/settings.ts";
+import type { Logger } from "../log/logger.ts";
+import { selectProposer } from "../proposers/select.ts";
+import type { Proposer } from "../proposers/types.ts";
+import type { LiveRegistry } from "../registry/live.ts";
+import type { Store } from "../store/types.ts";
+import { type ApprovalService, createApprovalService } from "./service.ts";
+import { createWebhookHandler, type WebhookHandler } from "./webhook.ts";
+
+/** The wired approvals capability. */
+export interface Approvals {
+  proposer: Proposer;
+  approvals: ApprovalService;
+  webhook: WebhookHandler;
+  /** Stops the proposer, lets running proposals record their outcome, stops timers. */
+  close(): Promise<void>;
+}
+
+/**
+ * Selects the proposer and builds the approval service and webhook.
+ *
+ * @example
+ * ```ts
+ * const wired = await wireApprovals(settings, { log, registry, store });
+ * wired.proposer.name; // "local_file"
+ * ```
+ */
+export async function wireApprovals(
+  settings: Settings,
+  deps: { log: Logger; registry: LiveRegistry; store: Store; now?: () => Date },
+): Promise<Approvals> {
+  const reload = () => deps.registry.reload();
+  const proposer = await selectProposer({ settings, log: deps.log, reload });
+  const approvals = createApprovalService({
+    store: deps.store,
+    registry: deps.registry,
+    proposer,
+    log: deps.log,
+    now: deps.now,
+  });
+  const webhook = createWebhookHandler({
+    secret: settings.REGISTRY_WEBHOOK_SECRET ?? null,
+    proposer,
+    registryPath: registryPath(settings),
+    reload,
+    log: deps.log,
+  });
+  return {
+    proposer,
+    approvals,
+    webhook,
+    async close() {
+      try {
+        await proposer.close?.();
+      } catch (error) {
+        deps.log.warn("closing the proposer failed", { error: (error as Error).message });
+      }
+      await approvals.close();
+    },
+  };
+}
