@@ -7,6 +7,8 @@
  *
  * @module
  */
+// TODO(lead): map "ipaddr.js": "npm:ipaddr.js@2.5.0" in deno.json, then import from "ipaddr.js".
+// deno-lint-ignore no-import-prefix
 import ipaddr from "npm:ipaddr.js@2.5.0";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;

@@ -11,6 +11,9 @@ import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import type { Store } from "../store/types.ts";
+import type { ApprovalService } from "../approvals/service.ts";
+import type { WebhookHandler } from "../approvals/webhook.ts";
+import type { Proposer } from "../proposers/types.ts";
 
 /** Per-request variables set by middleware. */
 export interface AppEnv {
@@ -38,6 +41,12 @@ export interface AppDeps {
   /** Health probes of pluggable parts. */
   cacheHealth: () => CacheHealth;
   proposerName: () => string;
+  /** The proposer selected at start-up. */
+  proposer: Proposer;
+  /** Approval requests, the pending queue and operator proposals. */
+  approvals: ApprovalService;
+  /** The merge webhook (HMAC-guarded). */
+  webhook: WebhookHandler;
   scannerState: () => string;
   /** Extra fields merged into `/health` (auth mode, …). */
   healthExtras?: () => Record<string, unknown>;

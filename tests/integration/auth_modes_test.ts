@@ -92,6 +92,10 @@ Deno.test("AUTH_BACKEND=module:<path>:<Export> loads a user class whose identity
       queryDb(server.dbPath, "SELECT requester FROM audit_log WHERE id = ?", audit_id)[0].requester,
       "carol",
     );
+    const anonymous = await fetch(`${server.url}/api/v1/evaluate?package=requests`);
+    equal(anonymous.status, 401, "an error named AuthError from the module is a 401");
+    ok(anonymous.headers.get("www-authenticate"));
+    await anonymous.body?.cancel();
     const reload = await fetch(`${server.url}/api/v1/registry/reload`, {
       method: "POST",
       headers: { "x-team-user": "carol" },
