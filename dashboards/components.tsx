@@ -51,7 +51,9 @@ export function Stats(props: { items: Stat[] }) {
 }
 
 /** Horizontal bars, each with a label, a proportional bar and a count. */
-export function Bars(props: { label: string; items: Array<{ label: string; count: number; kind?: string }> }) {
+export function Bars(
+  props: { label: string; items: Array<{ label: string; count: number; kind?: string }> },
+) {
   const max = Math.max(1, ...props.items.map((i) => i.count));
   return (
     <ul class="bars" aria-label={props.label}>
@@ -124,7 +126,9 @@ export function ReportFilters(props: { action: string; query: ReportQuery; apiPa
 }
 
 /** Audit rows (denials or scanner alerts) as a table. */
-export function AuditTable(props: { rows: AuditRow[]; caption: string; empty: string; testid?: string }) {
+export function AuditTable(
+  props: { rows: AuditRow[]; caption: string; empty: string; testid?: string },
+) {
   if (props.rows.length === 0) return <Empty>{props.empty}</Empty>;
   return (
     <div class="table-wrap">

@@ -6,7 +6,7 @@
  * @module
  */
 import type { CompiledRegistry, PackageRule } from "../src/core/types.ts";
-import { type ValidationError, validateRegistry, validateRule } from "../src/registry/schema.ts";
+import { validateRegistry, validateRule, type ValidationError } from "../src/registry/schema.ts";
 import { toYaml } from "../src/registry/yaml.ts";
 
 /** Result of {@link exportRegistryYaml}. */
@@ -33,7 +33,11 @@ function authoredRule(rule: PackageRule): Record<string, string> {
  * if (r.ok) await Deno.writeTextFile("registry.yaml", r.yaml);
  * ```
  */
-export function exportRegistryYaml(registry: CompiledRegistry, extraRules: string[], now: Date): ExportResult {
+export function exportRegistryYaml(
+  registry: CompiledRegistry,
+  extraRules: string[],
+  now: Date,
+): ExportResult {
   const rules = new Map(registry.packages.map((rule) => [rule.name, rule]));
   const errors: ValidationError[] = [];
   extraRules.forEach((text, index) => {
@@ -46,7 +50,9 @@ export function exportRegistryYaml(registry: CompiledRegistry, extraRules: strin
     }
     const checked = validateRule(input);
     if (!checked.ok) {
-      for (const e of checked.errors) errors.push({ path: `rule[${index}].${e.path}`, message: e.message });
+      for (const e of checked.errors) {
+        errors.push({ path: `rule[${index}].${e.path}`, message: e.message });
+      }
     } else rules.set(checked.value.name, checked.value);
   });
   if (errors.length) return { ok: false, errors };
@@ -59,7 +65,8 @@ export function exportRegistryYaml(registry: CompiledRegistry, extraRules: strin
   // The export must be importable: run it through the one validator.
   const valid = validateRegistry(document);
   if (!valid.ok) return valid;
-  const header = `# policyd registry exported ${now.toISOString()} from registry version ${registry.version}` +
+  const header =
+    `# policyd registry exported ${now.toISOString()} from registry version ${registry.version}` +
     (extraRules.length ? ` with ${extraRules.length} proposed rule(s)` : "") + "\n";
   return { ok: true, yaml: header + toYaml(document) };
 }

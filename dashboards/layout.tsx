@@ -66,7 +66,10 @@ export function Layout(props: LayoutProps) {
               <ul>
                 {NAV_PAGES.map((page) => (
                   <li>
-                    <a href={page.href} aria-current={page.href === props.active ? "page" : undefined}>
+                    <a
+                      href={page.href}
+                      aria-current={page.href === props.active ? "page" : undefined}
+                    >
                       {page.label}
                     </a>
                   </li>

@@ -39,7 +39,10 @@ export function parseReportQuery(raw: Record<string, string>): ParsedReportQuery
   const parsed = querySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, message: `Invalid ${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}` };
+    return {
+      ok: false,
+      message: `Invalid ${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`,
+    };
   }
   const project = parsed.data.project && parsed.data.project !== "*" ? parsed.data.project : null;
   const search = new URLSearchParams();

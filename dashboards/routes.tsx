@@ -48,7 +48,11 @@ export const DASHBOARD_CSP = [
 
 function chromeOf(deps: AppDeps): Chrome {
   const registry = deps.registry.current().registry;
-  return { version: deps.version, registryVersion: registry.version, packageCount: registry.packages.length };
+  return {
+    version: deps.version,
+    registryVersion: registry.version,
+    packageCount: registry.packages.length,
+  };
 }
 
 async function page(c: Context<AppEnv>, node: JSX.Element, status: 200 | 400 = 200) {
@@ -98,7 +102,10 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.get("/", (c) => {
     const snapshot = deps.registry.current().registry;
     const counts = REGISTRY_STATUSES
-      .map((status) => ({ status, count: snapshot.packages.filter((p) => p.status === status).length }))
+      .map((status) => ({
+        status,
+        count: snapshot.packages.filter((p) => p.status === status).length,
+      }))
       .filter((s) => s.count > 0);
     return page(
       c,
@@ -127,7 +134,11 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
     });
 
   reportPage("/dashboard/security", async (_c, query, at) => {
-    const report = await securityReport(deps.store.audit, toReportParams(query, at), deps.registry.current());
+    const report = await securityReport(
+      deps.store.audit,
+      toReportParams(query, at),
+      deps.registry.current(),
+    );
     return <SecurityPage view={{ chrome: chromeOf(deps), query, report }} />;
   });
   reportPage("/dashboard/legal", async (_c, query, at) => {
@@ -139,10 +150,17 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
     return <AgentsPage view={{ chrome: chromeOf(deps), query, report }} />;
   });
 
-  routes.get("/dashboard/registry", (c) => page(c, <RegistryPage view={{ chrome: chromeOf(deps) }} />));
+  routes.get(
+    "/dashboard/registry",
+    (c) => page(c, <RegistryPage view={{ chrome: chromeOf(deps) }} />),
+  );
 
   routes.get("/dashboard/registry/export.yaml", (c) => {
-    const result = exportRegistryYaml(deps.registry.current().registry, c.req.queries("rule") ?? [], now());
+    const result = exportRegistryYaml(
+      deps.registry.current().registry,
+      c.req.queries("rule") ?? [],
+      now(),
+    );
     if (!result.ok) {
       throw new ProblemError(400, "invalid-request", "a proposed rule of the export is invalid", {
         errors: result.errors,

@@ -21,6 +21,7 @@ import { createLiveRegistry, type LiveRegistry, startReloadPoller } from "./regi
 import { openSqliteStore } from "./store/sqlite.ts";
 import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
+import { wireApprovals } from "./approvals/wiring.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -109,6 +110,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     afterSwap: (next) =>
       store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
   });
+  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(async (error) => {
+    await store.close();
+    throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
+  });
   const cache: Cache = createNoCache();
   const lookups = options.lookups ??
     { vulnerabilities: noVulnerabilityData, licenses: noLicenseData };
@@ -131,7 +136,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     operatorGroup: settings.AUTH_ENABLED ? settings.OPERATOR_GROUP : null,
     version: VERSION,
     cacheHealth: () => cache.health(),
-    proposerName: () => "log_only",
+    proposerName: () => wired.proposer.name,
+    proposer: wired.proposer,
+    approvals: wired.approvals,
+    webhook: wired.webhook,
     scannerState: () => "off",
     healthExtras: () => ({ auth: { enabled: settings.AUTH_ENABLED, backend: authenticator.name } }),
     startedAt: Date.now(),
@@ -147,6 +155,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     store,
     async close() {
       poller.stop();
+      await wired.close();
       await cache.close();
       await store.close();
     },

@@ -29,8 +29,9 @@ export function AgentsPage(props: { view: AgentsView }) {
   return (
     <Layout title="Agents" active="/dashboard/agents" chrome={chrome}>
       <PageHeader title="Agents report">
-        Evaluations per agent model and version over the last {query.days} days, {scope}. Calls without the{" "}
-        <code>X-Policy-Agent-Model</code> header are grouped as “(unknown agent)”.
+        Evaluations per agent model and version over the last {query.days} days,{" "}
+        {scope}. Calls without the <code>X-Policy-Agent-Model</code>{" "}
+        header are grouped as “(unknown agent)”.
       </PageHeader>
       <ReportFilters action="/dashboard/agents" query={query} apiPath="/api/v1/reports/agents" />
       <Stats
@@ -68,7 +69,11 @@ export function AgentsPage(props: { view: AgentsView }) {
                       <td class="num">{a.denials}</td>
                       <td>
                         <span class="bar rate" aria-hidden="true">
-                          <span style={`width:${a.evaluations ? Math.round((a.denials / a.evaluations) * 100) : 0}%`}>
+                          <span
+                            style={`width:${
+                              a.evaluations ? Math.round((a.denials / a.evaluations) * 100) : 0
+                            }%`}
+                          >
                           </span>
                         </span>
                         <span class="muted">{percent(a.denials, a.evaluations)}</span>

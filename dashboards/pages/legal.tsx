@@ -17,7 +17,9 @@ export interface LegalView {
   report: LegalReport;
 }
 
-function LicenseTable(props: { rows: Array<{ license: string; verdicts: VerdictCounts }>; testid: string }) {
+function LicenseTable(
+  props: { rows: Array<{ license: string; verdicts: VerdictCounts }>; testid: string },
+) {
   return (
     <div class="table-wrap">
       <table data-testid={props.testid}>
@@ -57,8 +59,11 @@ export function LegalPage(props: { view: LegalView }) {
   return (
     <Layout title="Legal" active="/dashboard/legal" chrome={chrome}>
       <PageHeader title="Legal report">
-        License-driven denials and the license mix of evaluated packages over the last {query.days} days,{" "}
-        {scope}. Registry-known packages are not looked up, so they do not appear in the license mix.
+        License-driven denials and the license mix of evaluated packages over the last {query.days}
+        {" "}
+        days,{" "}
+        {scope}. Registry-known packages are not looked up, so they do not appear in the license
+        mix.
       </PageHeader>
       <ReportFilters action="/dashboard/legal" query={query} apiPath="/api/v1/reports/legal" />
       <Stats
@@ -86,7 +91,10 @@ export function LegalPage(props: { view: LegalView }) {
             : <Empty>No project had a license denial.</Empty>}
         </Card>
       </div>
-      <Card title="Unknown licenses" hint="Packages whose license could not be normalised (UNKNOWN).">
+      <Card
+        title="Unknown licenses"
+        hint="Packages whose license could not be normalised (UNKNOWN)."
+      >
         {report.unknown_license.length
           ? <LicenseTable rows={report.unknown_license} testid="unknown-license" />
           : <Empty>Every evaluated package had a recognisable license.</Empty>}

@@ -21,10 +21,16 @@ function Loading() {
 /** The registry workshop page. */
 export function RegistryPage(props: { view: RegistryView }) {
   return (
-    <Layout title="Registry workshop" active="/dashboard/registry" chrome={props.view.chrome} scripts={["workshop.js"]}>
+    <Layout
+      title="Registry workshop"
+      active="/dashboard/registry"
+      chrome={props.view.chrome}
+      scripts={["workshop.js"]}
+    >
       <PageHeader title="Registry workshop">
-        Triage packages waiting for review, propose rules, and import or export the registry as YAML. Every change
-        goes through the configured proposer; nothing edits the live registry directly.
+        Triage packages waiting for review, propose rules, and import or export the registry as
+        YAML. Every change goes through the configured proposer; nothing edits the live registry
+        directly.
       </PageHeader>
       <noscript>
         <p class="notice warn">
@@ -35,7 +41,11 @@ export function RegistryPage(props: { view: RegistryView }) {
       </noscript>
       <div id="proposer-note" class="notice" role="status" data-testid="proposer-note"></div>
 
-      <Card title="Pending review" id="pending" hint="Packages requested or seen in evaluations that the registry does not list yet, highest signal first.">
+      <Card
+        title="Pending review"
+        id="pending"
+        hint="Packages requested or seen in evaluations that the registry does not list yet, highest signal first."
+      >
         <div class="row">
           <label for="pending-days">Window</label>
           <select id="pending-days">
@@ -51,7 +61,11 @@ export function RegistryPage(props: { view: RegistryView }) {
         </div>
       </Card>
 
-      <Card title="Propose a rule" id="propose" hint="Classify any package. Approve and Prefer on a pending row propose at once; the other buttons fill in this form.">
+      <Card
+        title="Propose a rule"
+        id="propose"
+        hint="Classify any package. Approve and Prefer on a pending row propose at once; the other buttons fill in this form."
+      >
         <form id="rule-form" data-testid="rule-form">
           <div class="form-grid">
             <div>
@@ -83,14 +97,97 @@ export function RegistryPage(props: { view: RegistryView }) {
           </div>
           <button type="submit">Propose rule</button>
         </form>
-        <div id="proposal-result" class="notice" role="status" aria-live="polite" data-testid="proposal-result">
+        <div
+          id="proposal-result"
+          class="notice"
+          role="status"
+          aria-live="polite"
+          data-testid="proposal-result"
+        >
         </div>
       </Card>
 
+      <div class="grid">
+        <Card
+          title="Import YAML"
+          id="import"
+          hint="Validates a registry document with the server's validator and compares it with the live registry."
+        >
+          <form id="import-form" data-testid="import-form">
+            <div class="row">
+              <div>
+                <label for="import-file">YAML file</label>
+                <input
+                  type="file"
+                  id="import-file"
+                  accept=".yaml,.yml,text/yaml,application/yaml"
+                />
+              </div>
+            </div>
+            <label for="import-text">Registry YAML</label>
+            <textarea
+              id="import-text"
+              name="yaml"
+              spellcheck={false}
+              placeholder="packages:&#10;  - name: requests&#10;    status: preferred"
+            >
+            </textarea>
+            <div class="row">
+              <button type="submit">Validate</button>
+            </div>
+          </form>
+          <div
+            id="import-result"
+            class="notice"
+            role="status"
+            aria-live="polite"
+            data-testid="import-result"
+          >
+          </div>
+        </Card>
+
+        <Card title="Export YAML" id="export">
+          <p>
+            Download the live registry as a YAML document that validates against the registry
+            schema.
+          </p>
+          <p>
+            <a
+              class="button"
+              id="export-link"
+              href="/dashboard/registry/export.yaml"
+              download="registry.yaml"
+            >
+              Download registry.yaml
+            </a>
+          </p>
+          <div id="export-proposals" hidden>
+            <p class="hint">
+              Rules proposed in this session that are not live yet (waiting for a merge, or only
+              logged). Download the registry with them and commit it where the registry lives.
+            </p>
+            <p>
+              <a
+                class="button secondary"
+                id="export-with-proposals"
+                href="/dashboard/registry/export.yaml"
+                download="registry.yaml"
+              >
+                Download with proposed rules
+              </a>
+            </p>
+          </div>
+        </Card>
+      </div>
       <Card title="Live registry" id="registry">
         <div class="row">
           <label for="registry-filter">Filter</label>
-          <input type="search" id="registry-filter" placeholder="name, status or reason" autocomplete="off" />
+          <input
+            type="search"
+            id="registry-filter"
+            placeholder="name, status or reason"
+            autocomplete="off"
+          />
           <span id="registry-summary" class="muted" data-testid="registry-summary"></span>
         </div>
         <div id="registry-policies" class="hint"></div>
@@ -98,46 +195,6 @@ export function RegistryPage(props: { view: RegistryView }) {
           <Loading />
         </div>
       </Card>
-
-      <div class="grid">
-        <Card title="Import YAML" id="import" hint="Validates a registry document with the server's validator and compares it with the live registry.">
-          <form id="import-form" data-testid="import-form">
-            <div class="row">
-              <div>
-                <label for="import-file">YAML file</label>
-                <input type="file" id="import-file" accept=".yaml,.yml,text/yaml,application/yaml" />
-              </div>
-            </div>
-            <label for="import-text">Registry YAML</label>
-            <textarea id="import-text" name="yaml" spellcheck={false} placeholder="packages:&#10;  - name: requests&#10;    status: preferred">
-            </textarea>
-            <div class="row">
-              <button type="submit">Validate</button>
-            </div>
-          </form>
-          <div id="import-result" class="notice" role="status" aria-live="polite" data-testid="import-result"></div>
-        </Card>
-
-        <Card title="Export YAML" id="export">
-          <p>Download the live registry as a YAML document that validates against the registry schema.</p>
-          <p>
-            <a class="button" id="export-link" href="/dashboard/registry/export.yaml" download="registry.yaml">
-              Download registry.yaml
-            </a>
-          </p>
-          <div id="export-proposals" hidden>
-            <p class="hint">
-              Rules proposed in this session that are not live yet (waiting for a merge, or only logged). Download
-              the registry with them and commit it where the registry lives.
-            </p>
-            <p>
-              <a class="button secondary" id="export-with-proposals" href="/dashboard/registry/export.yaml" download="registry.yaml">
-                Download with proposed rules
-              </a>
-            </p>
-          </div>
-        </Card>
-      </div>
     </Layout>
   );
 }

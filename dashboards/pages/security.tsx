@@ -5,7 +5,16 @@
  * @module
  */
 import type { SecurityReport } from "../../src/reports/security.ts";
-import { AuditTable, Badge, Bars, Card, Empty, PageHeader, ReportFilters, Stats } from "../components.tsx";
+import {
+  AuditTable,
+  Badge,
+  Bars,
+  Card,
+  Empty,
+  PageHeader,
+  ReportFilters,
+  Stats,
+} from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 import type { ReportQuery } from "../params.ts";
 
@@ -25,10 +34,14 @@ export function SecurityPage(props: { view: SecurityView }) {
   return (
     <Layout title="Security" active="/dashboard/security" chrome={chrome}>
       <PageHeader title="Security report">
-        CVE-driven denials over the last {query.days} days, {scope}. Scanner alerts are listed apart and never
-        counted as denials.
+        CVE-driven denials over the last {query.days} days,{" "}
+        {scope}. Scanner alerts are listed apart and never counted as denials.
       </PageHeader>
-      <ReportFilters action="/dashboard/security" query={query} apiPath="/api/v1/reports/security" />
+      <ReportFilters
+        action="/dashboard/security"
+        query={query}
+        apiPath="/api/v1/reports/security"
+      />
       <Stats
         items={[
           { label: "CVE denials", value: report.total_denials, testid: "total-denials" },
@@ -38,13 +51,23 @@ export function SecurityPage(props: { view: SecurityView }) {
         ]}
       />
       <div class="grid">
-        <Card title="Severity distribution" hint="CVSS v3 bands: critical ≥ 9.0, high 7.0–8.9, medium 4.0–6.9, low 0.1–3.9.">
+        <Card
+          title="Severity distribution"
+          hint="CVSS v3 bands: critical ≥ 9.0, high 7.0–8.9, medium 4.0–6.9, low 0.1–3.9."
+        >
           <Bars
             label="Denials per severity"
-            items={SEVERITIES.map((s) => ({ label: s, count: report.severity_distribution[s], kind: s }))}
+            items={SEVERITIES.map((s) => ({
+              label: s,
+              count: report.severity_distribution[s],
+              kind: s,
+            }))}
           />
         </Card>
-        <Card title="Hot registry packages" hint="Allowed by the registry, yet recently denied for a CVE or evaluated provisionally.">
+        <Card
+          title="Hot registry packages"
+          hint="Allowed by the registry, yet recently denied for a CVE or evaluated provisionally."
+        >
           {report.hot_registry_packages.length
             ? (
               <div class="table-wrap">

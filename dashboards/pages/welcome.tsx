@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Badge, Card, PageHeader, Stats } from "../components.tsx";
+import { Badge, Bars, Card, PageHeader, Stats } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
 /** View model of the welcome page. */
@@ -28,32 +28,47 @@ export function WelcomePage(props: { view: WelcomeView }) {
   return (
     <Layout title="Overview" active="/" chrome={v.chrome}>
       <PageHeader title="policyd">
-        A dependency policy service for Python packages: it answers whether a package (and version) may be
-        used, records every decision in an audit log, and keeps a reviewed registry of package rules.
+        A dependency policy service for Python packages: it answers whether a package (and version)
+        may be used, records every decision in an audit log, and keeps a reviewed registry of
+        package rules.
       </PageHeader>
 
       <Stats
         items={[
-          { label: "Registry version", value: v.chrome.registryVersion, small: true, testid: "registry-version" },
-          { label: "Packages in the registry", value: v.chrome.packageCount, testid: "package-count" },
-          { label: "CVE threshold (CVSS)", value: v.blockOnCve ? v.cveThreshold.toFixed(1) : "off" },
+          {
+            label: "Registry version",
+            value: v.chrome.registryVersion,
+            small: true,
+            testid: "registry-version",
+          },
+          {
+            label: "Packages in the registry",
+            value: v.chrome.packageCount,
+            testid: "package-count",
+          },
+          {
+            label: "CVE threshold (CVSS)",
+            value: v.blockOnCve ? v.cveThreshold.toFixed(1) : "off",
+          },
           { label: "Proposer", value: v.proposer, small: true, testid: "proposer" },
         ]}
       />
 
       <div class="grid">
-        <Card title="Registry at a glance" hint={`Compiled ${v.compiledAt}. Unknown licenses: ${v.unknownLicensePolicy}.`}>
+        <Card
+          title="Registry at a glance"
+          hint={`Compiled ${v.compiledAt}. Unknown licenses: ${v.unknownLicensePolicy}.`}
+        >
           {v.statusCounts.length
             ? (
-              <ul class="bars" aria-label="Rules per status">
-                {v.statusCounts.map((s) => (
-                  <li>
-                    <Badge kind={s.status} />
-                    <span></span>
-                    <span class="num">{s.count}</span>
-                  </li>
-                ))}
-              </ul>
+              <Bars
+                label="Rules per status"
+                items={v.statusCounts.map((s) => ({
+                  label: s.status,
+                  count: s.count,
+                  kind: s.status,
+                }))}
+              />
             )
             : <p class="empty">The registry has no package rules yet.</p>}
         </Card>
@@ -61,7 +76,8 @@ export function WelcomePage(props: { view: WelcomeView }) {
         <Card title="Quick links">
           <ul>
             <li>
-              <a href="/dashboard/security">Security report</a> — CVE denials, severities, scanner alerts
+              <a href="/dashboard/security">Security report</a>{" "}
+              — CVE denials, severities, scanner alerts
             </li>
             <li>
               <a href="/dashboard/legal">Legal report</a> — license-driven denials and license mix
@@ -70,7 +86,8 @@ export function WelcomePage(props: { view: WelcomeView }) {
               <a href="/dashboard/agents">Agents report</a> — evaluations per coding assistant
             </li>
             <li>
-              <a href="/dashboard/registry">Registry workshop</a> — triage pending packages, import and export YAML
+              <a href="/dashboard/registry">Registry workshop</a>{" "}
+              — triage pending packages, import and export YAML
             </li>
             <li>
               <a href="/api/v1/openapi.json">OpenAPI description</a> and{" "}

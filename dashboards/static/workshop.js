@@ -44,7 +44,11 @@
   }
 
   function errorList(errors) {
-    return el("ul", {}, errors.map((e) => el("li", {}, el("code", { text: e.path }), ": " + e.message)));
+    return el(
+      "ul",
+      {},
+      errors.map((e) => el("li", {}, el("code", { text: e.path }), ": " + e.message)),
+    );
   }
 
   // Fetches JSON; a problem+json answer becomes an Error with detail and errors.
@@ -72,7 +76,9 @@
   function formatTime(iso) {
     if (!iso) return "—";
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    return Number.isNaN(date.getTime())
+      ? iso
+      : date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
   }
 
   function table(headers, rows, testid) {
@@ -102,7 +108,13 @@
     const p = state.proposer;
     const name = el("code", { text: p });
     if (LOCAL_PROPOSERS.includes(p)) {
-      notice(note, "ok", "Proposer ", name, ": a classification is written to the registry file and reloaded at once.");
+      notice(
+        note,
+        "ok",
+        "Proposer ",
+        name,
+        ": a classification is written to the registry file and reloaded at once.",
+      );
     } else if (p === "github") {
       notice(
         note,
@@ -139,20 +151,27 @@
     const filter = $("registry-filter").value.trim().toLowerCase();
     const rules = registry.packages.filter((rule) =>
       !filter ||
-      [rule.name, rule.status, rule.reason || "", rule.replacement || ""].some((v) => v.toLowerCase().includes(filter))
+      [rule.name, rule.status, rule.reason || "", rule.replacement || ""].some((v) =>
+        v.toLowerCase().includes(filter)
+      )
     );
-    $("registry-summary").textContent = "Version " + registry.version + " · " + registry.packages.length +
+    $("registry-summary").textContent = "Version " + registry.version + " · " +
+      registry.packages.length +
       " packages" + (filter ? " · " + rules.length + " shown" : "");
     const p = registry.policies;
     $("registry-policies").textContent = "Policies: CVE threshold " + p.cve_threshold +
       (p.block_on_cve ? " (blocks)" : " (does not block)") + " · unversioned CVE scope " +
-      p.unversioned_cve_scope + " · unknown licenses " + p.unknown_license_policy + " · allowed licenses " +
+      p.unversioned_cve_scope + " · unknown licenses " + p.unknown_license_policy +
+      " · allowed licenses " +
       p.licenses.allowed.join(", ") + " · denied licenses " + p.licenses.denied.join(", ");
     const side = document.querySelector("[data-testid=side-registry-version]");
     if (side) side.textContent = registry.version;
     if (rules.length === 0) {
       $("registry-body").replaceChildren(
-        el("p", { class: "empty", text: filter ? "No rule matches the filter." : "The registry has no rules." }),
+        el("p", {
+          class: "empty",
+          text: filter ? "No rule matches the filter." : "The registry has no rules.",
+        }),
       );
       return;
     }
@@ -170,7 +189,7 @@
           {},
           el("button", {
             type: "button",
-            class: "secondary",
+            class: "secondary small",
             "aria-label": "Change the rule of " + rule.name,
             text: "Change…",
             onclick: () => fillForm(rule),
@@ -204,7 +223,9 @@
       const data = await api("/registry/pending?days=" + encodeURIComponent(days));
       renderPending(data.items || []);
     } catch (error) {
-      body.replaceChildren(el("p", { class: "notice error", text: "Cannot load the pending queue: " + error.message }));
+      body.replaceChildren(
+        el("p", { class: "notice error", text: "Cannot load the pending queue: " + error.message }),
+      );
     } finally {
       body.removeAttribute("aria-busy");
     }
@@ -212,7 +233,9 @@
 
   function renderPending(items) {
     if (items.length === 0) {
-      $("pending-body").replaceChildren(el("p", { class: "empty", text: "Nothing is waiting for review." }));
+      $("pending-body").replaceChildren(
+        el("p", { class: "empty", text: "Nothing is waiting for review." }),
+      );
       return;
     }
     const rows = items.map((item) => {
@@ -262,9 +285,21 @@
         ),
       );
     });
-    $("pending-body").replaceChildren(
-      table(["Package", "Signal", "Count", "Projects", "Last seen", "Rationale", "Classify"], rows, "pending-table"),
-    );
+    const headers = [
+      "Package",
+      "Signal",
+      "Count",
+      "Projects",
+      "Last seen",
+      "Rationale",
+      "Classify",
+    ];
+    // Without any rationale the column only takes room.
+    if (!items.some((item) => item.rationale)) {
+      headers.splice(5, 1);
+      for (const row of rows) row.children[5].remove();
+    }
+    $("pending-body").replaceChildren(table(headers, rows, "pending-table"));
   }
 
   // ---- proposals ----
@@ -287,10 +322,12 @@
 
   function ruleFromForm() {
     const rule = { name: $("rule-name").value.trim(), status: $("rule-status").value };
-    for (const [field, id] of [["reason", "rule-reason"], ["replacement", "rule-replacement"], [
-      "min_version",
-      "rule-min",
-    ], ["max_version", "rule-max"]]) {
+    for (
+      const [field, id] of [["reason", "rule-reason"], ["replacement", "rule-replacement"], [
+        "min_version",
+        "rule-min",
+      ], ["max_version", "rule-max"]]
+    ) {
       const value = $(id).value.trim();
       if (value) rule[field] = value;
     }
@@ -300,7 +337,13 @@
   async function propose(rule, button) {
     const target = $("proposal-result");
     if (button) button.disabled = true;
-    notice(target, "info", "Proposing ", el("code", { text: rule.name }), " as " + rule.status + "…");
+    notice(
+      target,
+      "info",
+      "Proposing ",
+      el("code", { text: rule.name }),
+      " as " + rule.status + "…",
+    );
     try {
       const data = await api("/registry/proposals", {
         method: "POST",
@@ -332,12 +375,15 @@
         target,
         "ok",
         ...head,
-        "The rule is live: evaluations see it now (registry version " + state.registry.version + ").",
+        "The rule is live: evaluations see it now (registry version " + state.registry.version +
+          ").",
         detail,
       );
     } else if (status === "opened" || status === "amended") {
       rememberProposed(rule);
-      const link = result.url ? el("a", { href: result.url, rel: "noopener", text: result.url }) : "";
+      const link = result.url
+        ? el("a", { href: result.url, rel: "noopener", text: result.url })
+        : "";
       notice(
         target,
         "warn",
@@ -365,10 +411,13 @@
 
   function rememberProposed(rule) {
     state.proposed.set(rule.name, rule);
-    const params = [...state.proposed.values()].map((r) => "rule=" + encodeURIComponent(JSON.stringify(r)));
+    const params = [...state.proposed.values()].map((r) =>
+      "rule=" + encodeURIComponent(JSON.stringify(r))
+    );
     const link = $("export-with-proposals");
     link.href = "/dashboard/registry/export.yaml?" + params.join("&");
-    link.textContent = "Download with " + state.proposed.size + " proposed rule" + (state.proposed.size === 1 ? "" : "s");
+    link.textContent = "Download with " + state.proposed.size + " proposed rule" +
+      (state.proposed.size === 1 ? "" : "s");
     $("export-proposals").hidden = false;
   }
 
@@ -406,10 +455,14 @@
       return;
     }
     const imported = data.registry;
-    const live = new Map(((state.registry && state.registry.packages) || []).map((r) => [r.name, r]));
+    const live = new Map(
+      ((state.registry && state.registry.packages) || []).map((r) => [r.name, r]),
+    );
     const names = new Set(imported.packages.map((r) => r.name));
     const added = imported.packages.filter((r) => !live.has(r.name));
-    const changed = imported.packages.filter((r) => live.has(r.name) && !sameRule(r, live.get(r.name)));
+    const changed = imported.packages.filter((r) =>
+      live.has(r.name) && !sameRule(r, live.get(r.name))
+    );
     const removed = [...live.keys()].filter((name) => !names.has(name));
     state.importedRules = added.concat(changed);
     const list = (title, rules) =>
@@ -418,7 +471,19 @@
         {},
         el("h3", { text: title + " (" + rules.length + ")" }),
         rules.length
-          ? el("ul", {}, rules.map((r) => el("li", {}, el("code", { text: r.name || r }), r.status ? " " : "", r.status ? badge(r.status) : "")))
+          ? el(
+            "ul",
+            {},
+            rules.map((r) =>
+              el(
+                "li",
+                {},
+                el("code", { text: r.name || r }),
+                r.status ? " " : "",
+                r.status ? badge(r.status) : "",
+              )
+            ),
+          )
           : el("p", { class: "empty", text: "none" }),
       );
     const policiesDiffer = state.registry &&
@@ -428,15 +493,40 @@
       "ok",
       el("strong", { text: "Valid registry document. " }),
       "Version " + imported.version + ", " + imported.packages.length + " packages.",
-      el("div", { class: "diff", "data-testid": "import-diff" }, list("Added", added), list("Changed", changed), list("Not in the document", removed)),
-      policiesDiffer ? el("p", { text: "The policies differ from the live ones; policy changes are applied by committing the YAML, not by proposals." }) : "",
+      el(
+        "div",
+        { class: "diff", "data-testid": "import-diff" },
+        list("Added", added),
+        list("Changed", changed),
+      ),
+      removed.length
+        ? el(
+          "details",
+          {},
+          el("summary", {
+            text: removed.length + " live rule(s) not in the document (removals are not proposed)",
+          }),
+          el("p", { class: "muted", text: removed.join(", ") }),
+        )
+        : "",
+      policiesDiffer
+        ? el("p", {
+          text:
+            "The policies differ from the live ones; policy changes are applied by committing the YAML, not by proposals.",
+        })
+        : "",
       state.importedRules.length
-        ? el("div", { class: "row" }, el("button", {
-          type: "button",
-          id: "import-propose",
-          text: "Propose the " + state.importedRules.length + " added or changed rule" + (state.importedRules.length === 1 ? "" : "s"),
-          onclick: proposeImported,
-        }))
+        ? el(
+          "div",
+          { class: "row" },
+          el("button", {
+            type: "button",
+            id: "import-propose",
+            text: "Propose the " + state.importedRules.length + " added or changed rule" +
+              (state.importedRules.length === 1 ? "" : "s"),
+            onclick: proposeImported,
+          }),
+        )
         : "",
     );
   }
@@ -446,7 +536,9 @@
     button.disabled = true;
     for (const rule of state.importedRules) {
       const clean = { name: rule.name, status: rule.status };
-      for (const k of ["reason", "replacement", "min_version", "max_version"]) if (rule[k]) clean[k] = rule[k];
+      for (const k of ["reason", "replacement", "min_version", "max_version"]) {
+        if (rule[k]) clean[k] = rule[k];
+      }
       await propose(clean, null);
     }
     state.importedRules = [];

@@ -7,9 +7,7 @@
  *
  * @module
  */
-// TODO(lead): map "ipaddr.js": "npm:ipaddr.js@2.5.0" in deno.json, then import from "ipaddr.js".
-// deno-lint-ignore no-import-prefix
-import ipaddr from "npm:ipaddr.js@2.5.0";
+import ipaddr from "ipaddr.js";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 

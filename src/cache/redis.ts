@@ -10,6 +10,7 @@
 import { createClient } from "redis";
 import type { Logger } from "../log/logger.ts";
 import type { Cache, CacheHealth } from "./types.ts";
+import { createNoCache } from "./none.ts";
 
 /** Options of {@link createRedisCache}. */
 export interface RedisCacheOptions {
@@ -35,14 +36,23 @@ export interface RedisCacheOptions {
 export function createRedisCache(url: string, log: Logger, options: RedisCacheOptions = {}): Cache {
   const opTimeoutMs = options.opTimeoutMs ?? 250;
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: options.connectTimeoutMs ?? 1000,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
-    },
-  });
+  let client: ReturnType<typeof createClient>;
+  try {
+    client = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: options.connectTimeoutMs ?? 1000,
+        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
+      },
+    });
+  } catch (error) {
+    // A URL node-redis cannot use: run uncached rather than refuse to start.
+    log.error("redis cache disabled: cannot use REDIS_URL", {
+      detail: error instanceof Error ? error.message : String(error),
+    });
+    return { ...createNoCache(), health: () => "degraded" };
+  }
   let down = false; // logged as unreachable, not yet recovered
   let lastOpFailed = false;
   let closed = false;

@@ -16,6 +16,10 @@ import { healthRoutes } from "./routes/health.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
+import { approvalRoutes } from "./routes/approvals.ts";
+import { proposalRoutes } from "./routes/proposals.ts";
+import { registryPendingRoutes } from "./routes/registry_pending.ts";
+import { webhookRoutes } from "./routes/webhook.ts";
 import { dashboardRoutes } from "../../dashboards/routes.tsx";
 
 /** Largest accepted request body (SPEC §7). */
@@ -133,6 +137,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", registryRoutes(deps));
   app.route("/api/v1", reportRoutes(deps));
   app.route("/api/v1", openapiRoutes(deps));
+  app.route("/api/v1", approvalRoutes(deps));
+  app.route("/api/v1", registryPendingRoutes(deps));
+  app.route("/api/v1", proposalRoutes(deps));
+  app.route("/api/v1", webhookRoutes(deps));
   app.route("/", dashboardRoutes(deps));
   for (const mount of deps.extraRoutes ?? []) mount(app);
 

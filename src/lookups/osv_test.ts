@@ -119,7 +119,7 @@ Deno.test("records without a CVE alias are reported by GHSA id, else by record i
 
 Deno.test("OSV failures yield unavailable within the time-out and log a warning", async (t) => {
   const upstream = await startFakeUpstream();
-  const timeoutMs = 300;
+  const timeoutMs = 400;
   try {
     for (const mode of ["error500", "hang", "malformed"] as const) {
       await t.step(mode, async () => {
@@ -133,7 +133,7 @@ Deno.test("OSV failures yield unavailable within the time-out and log a warning"
         const facts = await osv.query("requests", null);
         const elapsed = performance.now() - started;
         equal(facts.status, "unavailable");
-        ok(elapsed < timeoutMs + 250, `took ${elapsed} ms`);
+        ok(elapsed < timeoutMs + 500, `took ${elapsed} ms`);
         const warn = lines.map((l) => JSON.parse(l)).find((l) => l.level === "warn");
         ok(warn && warn.package === "requests" && typeof warn.detail === "string");
       });
@@ -154,7 +154,7 @@ Deno.test("one deadline covers every page: a slow paginated answer is unavailabl
       null,
     );
     equal(facts.status, "unavailable");
-    ok(performance.now() - started < 350 + 250);
+    ok(performance.now() - started < 350 + 500);
   } finally {
     await upstream.close();
   }

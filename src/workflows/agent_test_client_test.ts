@@ -7,9 +7,15 @@ import { stepBoundary } from "./step_boundary.ts";
 function makeApp() {
   return new Hono()
     .post("/api/v1/items", async (c) => c.json({ id: "itm_1", ...(await c.req.json()) }, 201))
-    .get("/api/v1/items/:id", (c) => c.json({ id: c.req.param("id"), expand: c.req.query("expand") ?? null }))
+    .get(
+      "/api/v1/items/:id",
+      (c) => c.json({ id: c.req.param("id"), expand: c.req.query("expand") ?? null }),
+    )
     .get("/text", (c) => c.text("plain words"))
-    .get("/bin", () => new Response(new Uint8Array([0, 1, 2]), { headers: { "content-type": "image/png" } }))
+    .get(
+      "/bin",
+      () => new Response(new Uint8Array([0, 1, 2]), { headers: { "content-type": "image/png" } }),
+    )
     .delete("/api/v1/items/:id", (c) => c.body(null, 204));
 }
 
@@ -23,7 +29,9 @@ Deno.test("AgentTestClient records method, path, route, query, bodies and status
     assert.deepEqual(created.json(), { id: "itm_1", name: "widget" });
     assert.deepEqual(created.json(), { id: "itm_1", name: "widget" }, "the body can be read twice");
     const choice = await stepBoundary("Client-side logic", "Pick the item", () => "itm_1");
-    const read = await client.get(`/api/v1/items/${choice}?expand=1`, { query: { tag: ["a", "b"], skip: undefined } });
+    const read = await client.get(`/api/v1/items/${choice}?expand=1`, {
+      query: { tag: ["a", "b"], skip: undefined },
+    });
     assert.equal(read.headers.get("content-type"), "application/json");
     await client.get("/text");
     await client.get("/bin");
@@ -32,18 +40,24 @@ Deno.test("AgentTestClient records method, path, route, query, bodies and status
   });
   assert.equal(decided, "itm_1");
   const steps = recorder.steps();
-  assert.deepEqual(steps.map((s) => (s.kind === "api" ? `${s.method} ${s.path} ${s.status}` : s.name)), [
-    "POST /api/v1/items 201",
-    "Pick the item",
-    "GET /api/v1/items/itm_1 200",
-    "GET /text 200",
-    "GET /bin 200",
-    "DELETE /api/v1/items/itm_1 204",
-  ]);
+  assert.deepEqual(
+    steps.map((s) => (s.kind === "api" ? `${s.method} ${s.path} ${s.status}` : s.name)),
+    [
+      "POST /api/v1/items 201",
+      "Pick the item",
+      "GET /api/v1/items/itm_1 200",
+      "GET /text 200",
+      "GET /bin 200",
+      "DELETE /api/v1/items/itm_1 204",
+    ],
+  );
   const [post, , get, text, bin, del] = steps;
   assert.equal(post.kind, "api");
   assert.equal(get.kind, "api");
-  if (post.kind !== "api" || get.kind !== "api" || text.kind !== "api" || bin.kind !== "api" || del.kind !== "api") {
+  if (
+    post.kind !== "api" || get.kind !== "api" || text.kind !== "api" || bin.kind !== "api" ||
+    del.kind !== "api"
+  ) {
     return;
   }
   assert.equal(post.route, "/api/v1/items");
@@ -66,7 +80,9 @@ Deno.test("AgentTestClient records nothing outside a workflow", async () => {
   await recorder.run(() => client.get("/api/v1/items/inside"));
   const res = await client.get("/api/v1/items/x1");
   assert.equal(res.status, 200);
-  assert.deepEqual(recorder.steps().map((s) => s.kind === "api" && s.path), ["/api/v1/items/inside"]);
+  assert.deepEqual(recorder.steps().map((s) => s.kind === "api" && s.path), [
+    "/api/v1/items/inside",
+  ]);
   assert.equal(await stepBoundary("Client", "outside", () => 7), 7);
 });
 
@@ -96,12 +112,19 @@ Deno.test("concurrent calls inside one workflow keep their start order", async (
   const client = new AgentTestClient(slow);
   const recorder = new WorkflowRecorder();
   await recorder.run(() => Promise.all([client.get("/slow"), client.get("/fast")]));
-  assert.deepEqual(recorder.steps().map((s) => (s.kind === "api" ? s.path : "")), ["/slow", "/fast"]);
+  assert.deepEqual(recorder.steps().map((s) => (s.kind === "api" ? s.path : "")), [
+    "/slow",
+    "/fast",
+  ]);
 });
 
 Deno.test("AgentTestClient talks to a plain handler and to a real server by base URL", async () => {
-  const handler = (req: Request) => Response.json({ method: req.method, auth: req.headers.get("authorization") });
-  const viaHandler = await new AgentTestClient(handler).put("/x", { json: {}, headers: { authorization: "Bearer abc" } });
+  const handler = (req: Request) =>
+    Response.json({ method: req.method, auth: req.headers.get("authorization") });
+  const viaHandler = await new AgentTestClient(handler).put("/x", {
+    json: {},
+    headers: { authorization: "Bearer abc" },
+  });
   assert.deepEqual(viaHandler.json(), { method: "PUT", auth: "Bearer abc" });
 
   const controller = new AbortController();
@@ -118,7 +141,11 @@ Deno.test("AgentTestClient talks to a plain handler and to a real server by base
     assert.deepEqual(got.json(), { id: "zz", expand: null });
     const [step] = recorder.steps();
     assert.equal(step.kind === "api" && step.path, "/api/v1/items/zz");
-    assert.equal(step.kind === "api" && step.route, undefined, "no route templates without app.routes");
+    assert.equal(
+      step.kind === "api" && step.route,
+      undefined,
+      "no route templates without app.routes",
+    );
   } finally {
     controller.abort();
     await server.finished;

@@ -13,7 +13,8 @@ import { dirname, join } from "node:path";
  * @example
  * ```ts
  * import { writeFileAtomic } from "./atomic_write.ts";
- * await writeFileAtomic("workflows.md", "# API Workflows\n");
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomic(`${dir}/workflows.md`, "# API Workflows\n");
  * ```
  */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {

@@ -36,7 +36,7 @@ export  writes one rule file per AI coding-assistant platform.`;
  * Runs the command line and returns the exit code (2 for usage errors).
  *
  * @example
- * ```ts
+ * ```ts ignore
  * import { main } from "./cli.ts";
  * const code = await main(["export", "--in", "workflows.md", "--out", "dist"], {
  *   cwd: Deno.cwd(), env: (n) => Deno.env.get(n), log: console.error,

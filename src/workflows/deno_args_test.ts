@@ -16,14 +16,20 @@ Deno.test("analyseDenoTestArgs() tells full runs from narrowed ones", async (t) 
     [["--lock", "deno.lock", "-A"], undefined],
   ];
   for (const [args, narrowed] of cases) {
-    await t.step(args.join(" ") || "(none)", () => assert.equal(analyseDenoTestArgs(args).narrowedBy, narrowed));
+    await t.step(
+      args.join(" ") || "(none)",
+      () => assert.equal(analyseDenoTestArgs(args).narrowedBy, narrowed),
+    );
   }
 });
 
 Deno.test("permissionArgs() adds only what does not conflict with or narrow the user's flags", () => {
   const dir = "/tmp/run";
   const env = "WORKFLOWS_RUN_DIR";
-  assert.deepEqual(permissionArgs([], dir, env), ["--allow-write=/tmp/run", "--allow-env=WORKFLOWS_RUN_DIR"]);
+  assert.deepEqual(permissionArgs([], dir, env), [
+    "--allow-write=/tmp/run",
+    "--allow-env=WORKFLOWS_RUN_DIR",
+  ]);
   assert.deepEqual(permissionArgs(["-A"], dir, env), []);
   assert.deepEqual(permissionArgs(["--allow-all"], dir, env), []);
   assert.deepEqual(permissionArgs(["-P"], dir, env), []);

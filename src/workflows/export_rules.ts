@@ -140,8 +140,9 @@ function demoteHeadings(markdown: string): string {
  * @example
  * ```ts
  * import { renderRuleFiles, writeRuleFiles } from "./export_rules.ts";
- * const markdown = await Deno.readTextFile("workflows.md");
- * await writeRuleFiles("dist/rules", renderRuleFiles(markdown, { platforms: ["agents"], link: "workflows.md" }));
+ * const markdown = "# API Workflows\n";
+ * const dir = await Deno.makeTempDir();
+ * await writeRuleFiles(dir, renderRuleFiles(markdown, { platforms: ["agents"], link: "workflows.md" }));
  * ```
  */
 export async function writeRuleFiles(outDir: string, files: readonly RuleFile[]): Promise<void> {

@@ -78,8 +78,12 @@ const deferred: [string, string][] = [];
  * @example
  * ```ts
  * import { writeFragment } from "./fragment.ts";
- * declare const workflow: import("./types.ts").Workflow;
- * writeFragment("/tmp/run/abc.json", workflow);
+ * const dir = await Deno.makeTempDir();
+ * writeFragment(`${dir}/abc.json`, {
+ *   id: "check_health", name: "Check health", intent: "Confirm the API is up.",
+ *   status: "Verified / Test-Gated", source: { file: "file:///health_test.ts", test: "health", index: 0 },
+ *   steps: [], dataFlow: [],
+ * });
  * ```
  */
 export function writeFragment(path: string, workflow: Workflow): void {
@@ -107,7 +111,7 @@ function flushDeferred(): void {
  * @example
  * ```ts
  * import { readFragments } from "./fragment.ts";
- * const workflows = await readFragments("/tmp/run");
+ * const workflows = await readFragments(await Deno.makeTempDir()); // []
  * ```
  */
 export async function readFragments(runDir: string): Promise<Workflow[]> {

@@ -6,7 +6,7 @@
  * coding assistants. See docs/workflows.md.
  *
  * @example
- * ```ts
+ * ```ts ignore
  * import { Hono } from "hono";
  * import { AgentTestClient, stepBoundary, workflow } from "./mod.ts";
  *

@@ -12,7 +12,8 @@ const SECRETS = {
   githubPat: "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
   aws: "AKIAIOSFODNN7EXAMPLE",
   slack: "xoxb-123456789012-abcdefghijkl",
-  jwt: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+  jwt:
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
   bearer: "Bearer s3cr3t-opaque-value-42",
   pem: "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7secret\n-----END RSA PRIVATE KEY-----",
   password: "hunter2-password-value",
@@ -21,10 +22,27 @@ const SECRETS = {
 };
 
 Deno.test("isSecretKey() matches the SPEC words case- and -/_-insensitively", () => {
-  for (const key of ["password", "PASSWD", "client_secret", "X-Api-Key", "apikey", "Authorization", "set-cookie", "session_id", "Private-Key", "credentials", "Signature", "refreshToken"]) {
+  for (
+    const key of [
+      "password",
+      "PASSWD",
+      "client_secret",
+      "X-Api-Key",
+      "apikey",
+      "Authorization",
+      "set-cookie",
+      "session_id",
+      "Private-Key",
+      "credentials",
+      "Signature",
+      "refreshToken",
+    ]
+  ) {
     assert.equal(isSecretKey(key), true, key);
   }
-  for (const key of ["package", "version", "rationale", "audit_id", "name"]) assert.equal(isSecretKey(key), false, key);
+  for (const key of ["package", "version", "rationale", "audit_id", "name"]) {
+    assert.equal(isSecretKey(key), false, key);
+  }
 });
 
 Deno.test("redact() replaces values under secret keys and token-shaped strings, keeping shape", () => {
@@ -77,7 +95,9 @@ Deno.test("secrets planted in request bodies, queries and responses never reach 
       json: { user: "ann", password: SECRETS.password, github: SECRETS.githubPat },
       query: { api_key: SECRETS.apiKey, session: SECRETS.session, q: SECRETS.bearer },
     });
-    await client.get(`/me?apikey=${SECRETS.apiKey}&x=${SECRETS.aws}`, { headers: { cookie: SECRETS.session } });
+    await client.get(`/me?apikey=${SECRETS.apiKey}&x=${SECRETS.aws}`, {
+      headers: { cookie: SECRETS.session },
+    });
   });
   const wf = compileWorkflow({
     name: "Log in",
@@ -88,10 +108,20 @@ Deno.test("secrets planted in request bodies, queries and responses never reach 
   const doc = buildDocument([wf]);
   const outputs = [renderDocument(doc), serializeDocument(doc)];
   for (const output of outputs) {
-    for (const secret of [...Object.values(SECRETS), "s3cr3t-opaque-value-42", "MIIEowIBAAKCAQEA7secret"]) {
+    for (
+      const secret of [
+        ...Object.values(SECRETS),
+        "s3cr3t-opaque-value-42",
+        "MIIEowIBAAKCAQEA7secret",
+      ]
+    ) {
       assert.equal(output.includes(secret), false, `leaked ${secret}`);
     }
     assert.match(output, /\[REDACTED\]/);
-    assert.equal(/authorization|cookie/i.test(output.replace(/"auth_echo"/g, "")), false, "headers are never recorded");
+    assert.equal(
+      /authorization|cookie/i.test(output.replace(/"auth_echo"/g, "")),
+      false,
+      "headers are never recorded",
+    );
   }
 });

@@ -56,8 +56,12 @@ export function renderDocument(doc: WorkflowDocument): string {
  * @example
  * ```ts
  * import { renderWorkflow } from "./render.ts";
- * declare const wf: import("./types.ts").Workflow;
- * renderWorkflow(wf).startsWith("## Workflow: "); // true
+ * const md = renderWorkflow({
+ *   id: "check_health", name: "Check health", intent: "Confirm the API is up.",
+ *   status: "Verified / Test-Gated", source: { file: "./health_test.ts", test: "health", index: 0 },
+ *   steps: [{ kind: "api", method: "GET", path: "/health", status: 200 }], dataFlow: [],
+ * });
+ * md.startsWith("## Workflow: Check health"); // true
  * ```
  */
 export function renderWorkflow(wf: Workflow): string {

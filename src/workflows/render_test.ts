@@ -30,7 +30,10 @@ const WORKFLOW: Workflow = {
       response: { type: "text", value: "created ```" },
     },
   ],
-  dataFlow: [{ from: { step: 1, key: "audit_id" }, to: { step: 3, location: "request body", key: "audit_id" } }],
+  dataFlow: [{
+    from: { step: 1, key: "audit_id" },
+    to: { step: 3, location: "request body", key: "audit_id" },
+  }],
 };
 
 const EXPECTED_SECTION = `## Workflow: Check a package before adding it
@@ -95,9 +98,17 @@ created \`\`\`
 
 Deno.test("renderDocument() renders the seed's section format exactly", () => {
   const md = renderDocument(buildDocument([WORKFLOW]));
-  assert.ok(md.startsWith("# API Workflows\n\nThis document is generated from the project's integration tests."));
+  assert.ok(
+    md.startsWith(
+      "# API Workflows\n\nThis document is generated from the project's integration tests.",
+    ),
+  );
   assert.match(md, /only workflows whose test passed in the run that compiled this document/);
-  assert.ok(md.includes("## Contents\n\n- [Check a package before adding it](#workflow-check-a-package-before-adding-it): Ask whether a Python package may be added.\n\n"));
+  assert.ok(
+    md.includes(
+      "## Contents\n\n- [Check a package before adding it](#workflow-check-a-package-before-adding-it): Ask whether a Python package may be added.\n\n",
+    ),
+  );
   assert.ok(md.endsWith(EXPECTED_SECTION), md);
 });
 
@@ -109,8 +120,14 @@ Deno.test("renderDocument() omits Data Flow when nothing matched and shows route
   };
   const md = renderDocument(buildDocument([wf]));
   assert.equal(md.includes("### 3. Data Flow"), false);
-  assert.ok(md.includes("| 1 | [Core Service] | GET /items/42 | Calls `/items/:id`, responds 404 |"));
-  assert.ok(md.includes("#### Step 1 — GET /items/42 → 404\n\nRoute: `GET /items/:id`\n\nRequest body: none\n\nResponse body: none"));
+  assert.ok(
+    md.includes("| 1 | [Core Service] | GET /items/42 | Calls `/items/:id`, responds 404 |"),
+  );
+  assert.ok(
+    md.includes(
+      "#### Step 1 — GET /items/42 → 404\n\nRoute: `GET /items/:id`\n\nRequest body: none\n\nResponse body: none",
+    ),
+  );
 });
 
 Deno.test("buildDocument() orders by test file then declaration index, and rejects duplicate IDs", () => {
@@ -120,7 +137,11 @@ Deno.test("buildDocument() orders by test file then declaration index, and rejec
     id: name.toLowerCase(),
     source: { file, test: name, index },
   });
-  const doc = buildDocument([at("./b_test.ts", 0, "B0"), at("./a_test.ts", 1, "A1"), at("./a_test.ts", 0, "A0")]);
+  const doc = buildDocument([
+    at("./b_test.ts", 0, "B0"),
+    at("./a_test.ts", 1, "A1"),
+    at("./a_test.ts", 0, "A0"),
+  ]);
   assert.deepEqual(doc.workflows.map((wf) => wf.name), ["A0", "A1", "B0"]);
   assert.throws(
     () => buildDocument([at("./a_test.ts", 0, "Same"), at("./b_test.ts", 0, "Same")]),
@@ -130,5 +151,9 @@ Deno.test("buildDocument() orders by test file then declaration index, and rejec
 
 Deno.test("renderDocument() is stable for an empty document", () => {
   const md = renderDocument(buildDocument([]));
-  assert.ok(md.endsWith("## Contents\n\n_No workflow test passed in the run that compiled this document._\n"));
+  assert.ok(
+    md.endsWith(
+      "## Contents\n\n_No workflow test passed in the run that compiled this document._\n",
+    ),
+  );
 });

@@ -46,7 +46,7 @@ export interface RunOptions {
  * bad arguments) the document is left untouched.
  *
  * @example
- * ```ts
+ * ```ts ignore
  * import { runWorkflowTests } from "./runner.ts";
  * const code = await runWorkflowTests({
  *   denoArgs: ["-A"], out: "workflows.md", json: "workflows.json", title: "API Workflows",

@@ -119,7 +119,7 @@ export function serveWorkflows<E extends Env, S extends Schema, B extends string
  * document is served without a restart) and yields 404 while it is missing.
  *
  * @example
- * ```ts
+ * ```ts ignore
  * import { fileSource } from "./serve.ts";
  * const markdown = fileSource("workflows.md");
  * ```

@@ -6,7 +6,11 @@ const MARKDOWN = "# API Workflows\n\nBody ✓\n";
 const JSON_TWIN = '{"format":"workflows/v1","title":"API Workflows","workflows":[]}\n';
 
 Deno.test("serveWorkflows() serves markdown and JSON with a strong ETag", async () => {
-  const app = serveWorkflows(new Hono(), { path: "/api/v1/workflows.md", markdown: MARKDOWN, json: () => JSON_TWIN });
+  const app = serveWorkflows(new Hono(), {
+    path: "/api/v1/workflows.md",
+    markdown: MARKDOWN,
+    json: () => JSON_TWIN,
+  });
   const md = await app.request("/api/v1/workflows.md");
   assert.equal(md.status, 200);
   assert.equal(md.headers.get("content-type"), "text/markdown; charset=utf-8");

@@ -27,7 +27,7 @@ let declared = 0;
  * Throws at declaration when the name yields no ID.
  *
  * @example
- * ```ts
+ * ```ts ignore
  * import { Hono } from "hono";
  * import { AgentTestClient, workflow } from "./mod.ts";
  * const app = new Hono().get("/health", (c) => c.json({ ok: true }));

@@ -14,7 +14,12 @@ const ALL_VERSIONS = [{ versions: [], ranges: [{ events: [{ introduced: "0" }] }
 const VULNERABILITIES: Record<string, VulnerabilityFacts> = {
   vulnlib: {
     status: "ok",
-    vulnerabilities: [{ id: "CVE-2024-0001", aliases: ["GHSA-test-0001"], score: 9.8, affected: ALL_VERSIONS }],
+    vulnerabilities: [{
+      id: "CVE-2024-0001",
+      aliases: ["GHSA-test-0001"],
+      score: 9.8,
+      affected: ALL_VERSIONS,
+    }],
   },
   requests: {
     status: "ok",
@@ -87,12 +92,18 @@ export async function seedAudit(server: TestServer): Promise<void> {
   const expect = async (pkg: string, options: EvaluateOptions, verdict: string) => {
     const result = await evaluate(server, pkg, options);
     if (result.verdict !== verdict) {
-      throw new Error(`seed: ${pkg} gave ${result.verdict}, expected ${verdict}: ${JSON.stringify(result)}`);
+      throw new Error(
+        `seed: ${pkg} gave ${result.verdict}, expected ${verdict}: ${JSON.stringify(result)}`,
+      );
     }
   };
   await expect("pycrypto", { project: "web", agent: claude }, "DENIED");
   await expect("vulnlib", { version: "1.0", project: "web", agent: claude }, "DENIED");
-  await expect("requests", { version: "2.5.0", project: "api", agent: ["cursor", "0.9"] }, "DENIED");
+  await expect(
+    "requests",
+    { version: "2.5.0", project: "api", agent: ["cursor", "0.9"] },
+    "DENIED",
+  );
   await expect("gpllib", { project: "api" }, "DENIED");
   await expect("mysterylib", { project: "api" }, "PROVISIONALLY_ALLOWED");
   await expect("six", { project: "web" }, "PROVISIONALLY_ALLOWED");

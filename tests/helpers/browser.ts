@@ -42,7 +42,12 @@ export async function launchBrowser(): Promise<Browser> {
         "run `apt-get update && apt-get install -y chromium` (Debian), or set CHROMIUM_PATH.",
     );
   }
-  return await chromium.launch({ executablePath: path, args: ARGS, headless: true, timeout: 60_000 });
+  return await chromium.launch({
+    executablePath: path,
+    args: ARGS,
+    headless: true,
+    timeout: 60_000,
+  });
 }
 
 /** Everything a page did that a test may want to assert on. */
@@ -62,8 +67,11 @@ function isLoopback(url: string): boolean {
   } catch {
     return false;
   }
-  if (parsed.protocol === "data:" || parsed.protocol === "blob:" || parsed.protocol === "about:") return true;
-  return parsed.hostname === "127.0.0.1" || parsed.hostname === "[::1]" || parsed.hostname === "localhost";
+  if (parsed.protocol === "data:" || parsed.protocol === "blob:" || parsed.protocol === "about:") {
+    return true;
+  }
+  return parsed.hostname === "127.0.0.1" || parsed.hostname === "[::1]" ||
+    parsed.hostname === "localhost";
 }
 
 /** A browser context with recording on, and one page in it. */
@@ -75,7 +83,10 @@ export interface RecordedPage {
 
 /** Opens a fresh context (downloads accepted) with request recording. */
 export async function openRecordedPage(browser: Browser): Promise<RecordedPage> {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+  });
   const recorder: PageRecorder = { requests: [], offLoopback: [], errors: [] };
   await context.route("**/*", (route) => {
     const url = route.request().url();

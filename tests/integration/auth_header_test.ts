@@ -50,6 +50,16 @@ Deno.test("header backend trusts X-Forwarded-* from 127.0.0.1 and records the us
   });
 });
 
+Deno.test("header backend: a trusted caller sees the dashboard, an anonymous one gets 401", async () => {
+  await withServer({ env: ORG }, async (server) => {
+    const page = await fetch(`${server.url}/`, { headers: { "x-forwarded-user": "alice" } });
+    equal(page.status, 200);
+    match(page.headers.get("content-type") ?? "", /^text\/html/);
+    await page.body?.cancel();
+    await expectUnauthorized(await fetch(`${server.url}/`));
+  });
+});
+
 Deno.test("header backend trusts ::1 when TRUSTED_PROXIES lists it, and only then", async (t) => {
   await t.step(
     "listed",
@@ -135,6 +145,31 @@ Deno.test("operator-only reload: 403 outside OPERATOR_GROUP, 200 inside, 401 ano
   });
 });
 
+Deno.test("operator-only proposals: 403 outside OPERATOR_GROUP, 200 inside", async () => {
+  await withServer({ env: { ...ORG, OPERATOR_GROUP: "ops" } }, async (server) => {
+    const propose = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/v1/registry/proposals`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({
+          rule: { name: "left-pad", status: "approved" },
+          context: { source: "operator" },
+        }),
+      });
+    const outsider = await propose({
+      "x-forwarded-user": "bob",
+      "x-forwarded-groups": "policy-admins",
+    });
+    equal(outsider.status, 403);
+    equal(outsider.headers.get("content-type"), "application/problem+json");
+    await outsider.body?.cancel();
+    await expectUnauthorized(await propose({}));
+    const operator = await propose({ "x-forwarded-user": "alice", "x-forwarded-groups": "ops" });
+    equal(operator.status, 200);
+    ok((await operator.json()).result);
+  });
+});
+
 Deno.test("org mode: /health needs no authentication and reports the auth mode; other pages need it", async () => {
   await withServer({ env: { ...ORG, TRUSTED_PROXIES: "10.0.0.0/8" } }, async (server) => {
     const health = await fetch(`${server.url}/api/v1/health`);
@@ -143,6 +178,9 @@ Deno.test("org mode: /health needs no authentication and reports the auth mode; 
     for (const path of ["/", "/dashboard/security", "/api/v1/registry", "/api/v1/reports/legal"]) {
       await expectUnauthorized(await fetch(`${server.url}${path}`));
     }
+    const css = await fetch(`${server.url}/static/app.css`);
+    notEqual(css.status, 401, "static assets of the dashboards are public");
+    await css.body?.cancel();
     const openapi = await fetch(`${server.url}/api/v1/openapi.json`);
     notEqual(openapi.status, 401);
     await openapi.body?.cancel();

@@ -67,7 +67,9 @@ Deno.test("check-config passes every check on a sound configuration", async () =
 Deno.test("check-config fails or warns on each check in turn", async (t) => {
   const f = await fixture();
   const gitDir = join(f.dir, "repo");
-  await Deno.mkdir(join(gitDir, ".git"), { recursive: true });
+  await Deno.mkdir(gitDir);
+  await new Deno.Command("git", { args: ["init", "-q", gitDir], stdout: "null", stderr: "null" })
+    .output();
   await Deno.writeTextFile(join(gitDir, "registry.yaml"), await readExampleRegistry());
   const cases: Array<{
     name: string;

@@ -58,13 +58,12 @@ Deno.test("selftest exits 1 when the answer is not a policyd health document", a
 });
 
 Deno.test("selftest times out on a server that never answers", async () => {
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) =>
-      new Promise<Response>((resolve) =>
-        request.signal.addEventListener("abort", () => resolve(new Response()))
-      ),
-  );
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async () => {
+    await gate;
+    return new Response("late");
+  });
   try {
     const result = await runPolicyd([
       "selftest",
@@ -76,6 +75,7 @@ Deno.test("selftest times out on a server that never answers", async () => {
     assert.equal(result.code, 1);
     assertIncludes(result.stderr, "no answer within 300 ms");
   } finally {
+    release();
     await server.shutdown();
   }
 });

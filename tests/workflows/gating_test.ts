@@ -38,7 +38,11 @@ interface RunResult {
   stdout: string;
 }
 
-async function runner(dir: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+async function runner(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI.href, ...args],
     cwd: dir,
@@ -62,11 +66,21 @@ async function withProject(fixtures: Fixture[], fn: (dir: string) => Promise<voi
   }
 }
 
-Deno.test("a failing test, a failing t.step and a test that throws after its calls leave no workflow", async () => {
+Deno.test("a failing test, a failing t.step, a test that throws after its calls and a leak leave no workflow", async () => {
   await withProject(["orders", "failing"], async (dir) => {
     const result = await runner(dir, ["run", "--", "-A"]);
     assert.equal(result.code, 1, "deno test's exit code is propagated");
-    assert.match(result.stdout, /FAILED \| 3 passed \| 3 failed/, "the normal test summary stays visible");
+    assert.match(
+      result.stdout,
+      /FAILED \| 3 passed[^\n|]*\| 4 failed/,
+      "the normal test summary stays visible",
+    );
+    // The wrapper itself wrote nothing for the three failures; the runner's
+    // JUnit check vetoed the leak, which only fails after the body returned.
+    const vetoed = [...result.stderr.matchAll(/not published \(test did not pass\): "(.*)"/g)].map((
+      m,
+    ) => m[1]);
+    assert.deepEqual(vetoed, ["Leaks a timer"]);
     const md = await read(dir);
     assert.deepEqual(names(md), ["Survives beside failures", "Place an order", "Check health"]);
     const json = JSON.parse(await read(dir, "workflows.json"));
@@ -89,7 +103,11 @@ Deno.test("a test failing in run 1 and passing in run 2 appears only in run 2, a
     assert.deepEqual(names(await read(dir)), ["Flaky checkout", "Place an order", "Check health"]);
     const third = await runner(dir, ["run", "--", "-A"], { FIXTURE_FAIL: "1" });
     assert.equal(third.code, 1);
-    assert.deepEqual(names(await read(dir)), ["Place an order", "Check health"], "a full run rebuilds");
+    assert.deepEqual(
+      names(await read(dir)),
+      ["Place an order", "Check health"],
+      "a full run rebuilds",
+    );
   });
 });
 
@@ -114,7 +132,9 @@ Deno.test("two full runs give byte-identical documents, also with --parallel and
 Deno.test("a narrowed run merges with the previous document and says so", async () => {
   await withProject(["orders", "flaky"], async (dir) => {
     assert.equal((await runner(dir, ["run", "--", "-A"])).code, 0);
-    const byFile = await runner(dir, ["run", "--", "-A", "tests/orders_test.ts"], { FIXTURE_FAIL: "1" });
+    const byFile = await runner(dir, ["run", "--", "-A", "tests/orders_test.ts"], {
+      FIXTURE_FAIL: "1",
+    });
     assert.equal(byFile.code, 0);
     assert.match(byFile.stderr, /the run was narrowed \(tests\/orders_test\.ts\)/);
     assert.deepEqual(names(await read(dir)), ["Flaky checkout", "Place an order", "Check health"]);
@@ -124,9 +144,15 @@ Deno.test("a narrowed run merges with the previous document and says so", async 
     assert.match(byFilter.stderr, /narrowed \(--filter\)/);
     assert.deepEqual(names(await read(dir)), ["Flaky checkout", "Place an order", "Check health"]);
 
-    const merged = await runner(dir, ["run", "--merge", "--", "-A", "--filter", "flaky"], { FIXTURE_FAIL: "1" });
+    const merged = await runner(dir, ["run", "--merge", "--", "-A", "--filter", "flaky"], {
+      FIXTURE_FAIL: "1",
+    });
     assert.equal(merged.code, 1);
-    assert.deepEqual(names(await read(dir)), ["Place an order", "Check health"], "a test that ran and failed is removed");
+    assert.deepEqual(
+      names(await read(dir)),
+      ["Place an order", "Check health"],
+      "a test that ran and failed is removed",
+    );
   });
 });
 
@@ -135,7 +161,10 @@ Deno.test("a type error (no JUnit report) leaves the document untouched and exit
     assert.equal((await runner(dir, ["run", "--", "-A"])).code, 0);
     const md = await read(dir);
     const json = await read(dir, "workflows.json");
-    await Deno.writeTextFile(join(dir, "tests", "broken_test.ts"), 'const n: number = "not a number";\nconsole.log(n);\n');
+    await Deno.writeTextFile(
+      join(dir, "tests", "broken_test.ts"),
+      'const n: number = "not a number";\nconsole.log(n);\n',
+    );
     const result = await runner(dir, ["run", "--", "-A"]);
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /no JUnit report .*workflows\.md left untouched/);

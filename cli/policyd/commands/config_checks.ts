@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseCidrList } from "../../../src/auth/cidr.ts";
 import { cacheKind, createCache } from "../../../src/cache/factory.ts";
 import {
@@ -18,6 +18,7 @@ import {
   settingsSchema,
 } from "../../../src/config/settings.ts";
 import { createLogger } from "../../../src/log/logger.ts";
+import { detectProposer } from "../../../src/proposers/select.ts";
 import { validateRegistry } from "../../../src/registry/schema.ts";
 import { parseYaml, toYaml } from "../../../src/registry/yaml.ts";
 
@@ -283,51 +284,6 @@ function redactUrl(url: string): string {
   return url.replace(/\/\/[^@/]*@/, "//***@");
 }
 
-/** Facts about the file system that proposer auto-detection needs. */
-export interface ProposerFacts {
-  registryInGitWorkTree: boolean;
-  registryDirWritable: boolean;
-}
-
-/**
- * Proposer auto-detection in the seed's order (SPEC §9, §15.7, §15.21):
- * `REGISTRY_PROPOSER` wins; then `REGISTRY_REPO_URL` → github; `REGISTRY_PATH`
- * in a git work tree → local_git; set with a writable directory → local_file;
- * else log_only.
- */
-export function detectProposer(
-  settings: Settings,
-  facts: ProposerFacts,
-): { name: string; reason: string } {
-  if (settings.REGISTRY_PROPOSER) {
-    return { name: settings.REGISTRY_PROPOSER, reason: "set by REGISTRY_PROPOSER" };
-  }
-  if (settings.REGISTRY_REPO_URL) return { name: "github", reason: "REGISTRY_REPO_URL is set" };
-  if (settings.REGISTRY_PATH && facts.registryInGitWorkTree) {
-    return { name: "local_git", reason: "REGISTRY_PATH is inside a git work tree" };
-  }
-  if (settings.REGISTRY_PATH && facts.registryDirWritable) {
-    return { name: "local_file", reason: "REGISTRY_PATH is set and its directory is writable" };
-  }
-  return {
-    name: "log_only",
-    reason: settings.REGISTRY_PATH
-      ? "REGISTRY_PATH's directory is not writable"
-      : "REGISTRY_PATH is unset",
-  };
-}
-
-/** Whether `dir` or an ancestor holds `.git` (a local look, no git command, no network). */
-export async function inGitWorkTree(dir: string): Promise<boolean> {
-  let current = resolve(dir);
-  while (true) {
-    if ((await pathKind(join(current, ".git")).catch(() => "missing")) !== "missing") return true;
-    const parent = dirname(current);
-    if (parent === current) return false;
-    current = parent;
-  }
-}
-
 const PROPOSER_HINTS: Record<string, string> = {
   local_git:
     "every approved rule becomes a commit in the registry's repository; set REGISTRY_PROPOSER=local_file to skip git",
@@ -335,14 +291,12 @@ const PROPOSER_HINTS: Record<string, string> = {
     "approvals open pull requests; check-config does not contact the git host, so verify GITHUB_TOKEN can push",
 };
 
-/** The proposer auto-detects to local_file (log_only is fine; anything else warns). */
+/**
+ * The proposer auto-detects to local_file (log_only is fine; anything else
+ * warns). Uses the server's own detection, which never contacts the git host.
+ */
 export async function proposerCheck(settings: Settings): Promise<CheckRow> {
-  const dir = dirname(resolve(settings.REGISTRY_PATH ?? DEFAULT_REGISTRY_PATH));
-  const facts: ProposerFacts = {
-    registryInGitWorkTree: settings.REGISTRY_PATH ? await inGitWorkTree(dir) : false,
-    registryDirWritable: settings.REGISTRY_PATH ? (await canCreateIn(dir)).ok : false,
-  };
-  const { name, reason } = detectProposer(settings, facts);
+  const { kind: name, reason } = await detectProposer(settings);
   const detail = `${name} (${reason})`;
   if (name === "local_file") return row("proposer", "ok", detail);
   if (name === "log_only") {

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadSettings } from "../config/settings.ts";
+import { silentLogger } from "../log/logger.ts";
+import { emptySnapshot } from "../registry/compile.ts";
+import { createLiveRegistry } from "../registry/live.ts";
+import { git, initWorkTree } from "../../tests/helpers/git_fixture.ts";
+import { createLocalFileProposer } from "./local_file.ts";
+import { createLocalGitProposer } from "./local_git.ts";
+import { detectProposer } from "./select.ts";
+import type { ProposalContext } from "./types.ts";
+
+const context: ProposalContext = {
+  source: "operator",
+  project: "web",
+  requester: "ana",
+  rationale: "needed for the export feature",
+  extra: {},
+};
+
+async function setup(registryPath: string) {
+  const live = createLiveRegistry({ path: registryPath, initial: await emptySnapshot(), log: silentLogger });
+  const settings = loadSettings({ REGISTRY_PATH: registryPath, REGISTRY_PROPOSER: "local_file" });
+  return { live, deps: { settings, log: silentLogger, reload: () => live.reload() } };
+}
+
+Deno.test("local_file writes the rule, reloads and reports applied", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "registry.yaml");
+    const { live, deps } = await setup(path);
+    const proposer = createLocalFileProposer(deps);
+    const result = await proposer.propose({ name: "Left_Pad", status: "approved" }, context);
+    assert.equal(result.status, "applied", result.detail);
+    assert.equal(live.current().byName.get("left-pad")?.status, "approved");
+    assert.match(await Deno.readTextFile(path), /name: left-pad/);
+    const again = await proposer.propose({ name: "left-pad", status: "approved" }, context);
+    assert.equal(again.status, "applied");
+    assert.match(again.detail, /already has this rule/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("local_file leaves the registry byte-identical when validation fails", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "registry.yaml");
+    const original = "# keep me exactly\npackages:\n  - name: requests\n    status: preferred\n";
+    await Deno.writeTextFile(path, original);
+    const { deps } = await setup(path);
+    const proposer = createLocalFileProposer(deps);
+    const before = await Deno.readFile(path);
+    const bad = await proposer.propose({ name: "pyyaml", status: "version-constrained", min_version: "7", max_version: "6" }, context);
+    assert.equal(bad.status, "failed");
+    assert.match(bad.detail, /min_version/);
+    assert.deepEqual(await Deno.readFile(path), before);
+    const badName = await proposer.propose({ name: "not a name!", status: "approved" }, context);
+    assert.equal(badName.status, "failed");
+    assert.deepEqual(await Deno.readFile(path), before);
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), ["registry.yaml"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("local_file serialises concurrent proposals so no update is lost", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "registry.yaml");
+    const { live, deps } = await setup(path);
+    const proposer = createLocalFileProposer(deps);
+    const names = Array.from({ length: 25 }, (_, i) => `pkg-${i}`);
+    const results = await Promise.all(names.map((name) => proposer.propose({ name, status: "approved" }, context)));
+    assert.ok(results.every((r) => r.status === "applied"), JSON.stringify(results));
+    const text = await Deno.readTextFile(path);
+    for (const name of names) assert.match(text, new RegExp(`name: ${name}\\n`));
+    assert.equal(live.current().registry.packages.length, names.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("local_git commits once per write as the bot and is auto-detected in a work tree", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await initWorkTree(dir, { "registry/registry.yaml": "packages:\n  - name: requests\n    status: preferred\n" });
+    const path = join(dir, "registry", "registry.yaml");
+    const { live } = await setup(path);
+    const settings = loadSettings({
+      REGISTRY_PATH: path,
+      REGISTRY_BOT_AUTHOR_NAME: "policy-bot",
+      REGISTRY_BOT_AUTHOR_EMAIL: "bot@policy.test",
+    });
+    assert.equal((await detectProposer(settings)).kind, "local_git");
+    // Someone else's staged change must not be swept into the bot's commit.
+    await Deno.writeTextFile(join(dir, "notes.txt"), "wip\n");
+    await git(["add", "notes.txt"], dir);
+    const proposer = createLocalGitProposer({ settings, log: silentLogger, reload: () => live.reload() });
+    const first = await proposer.propose({ name: "attrs", status: "approved" }, context);
+    const second = await proposer.propose({ name: "left-pad", status: "approved" }, { ...context, source: "agent" });
+    const unchanged = await proposer.propose({ name: "left-pad", status: "approved" }, context);
+    assert.equal(first.status, "applied", first.detail);
+    assert.equal(second.status, "applied", second.detail);
+    assert.equal(unchanged.status, "applied");
+    assert.equal(unchanged.commit_sha, undefined);
+    const log = (await git(["log", "--format=%an <%ae>|%s|%H"], dir)).trim().split("\n");
+    assert.equal(log.length, 3);
+    assert.deepEqual(log.slice(0, 2).map((l) => l.split("|").slice(0, 2).join("|")), [
+      "policy-bot <bot@policy.test>|policy: approved left-pad",
+      "policy-bot <bot@policy.test>|policy: approved attrs",
+    ]);
+    assert.equal(log[0].split("|")[2], second.commit_sha);
+    assert.equal((await git(["show", "--name-only", "--format=", "HEAD"], dir)).trim(), "registry/registry.yaml");
+    assert.equal((await git(["diff", "--cached", "--name-only"], dir)).trim(), "notes.txt");
+    assert.equal(live.current().byName.get("left-pad")?.status, "approved");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("detectProposer() follows the seed's order", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "registry.yaml");
+    assert.equal((await detectProposer(loadSettings({}))).kind, "log_only");
+    assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: "" }))).kind, "log_only");
+    assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: path }))).kind, "local_file");
+    assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: join(dir, "missing", "r.yaml") }))).kind, "log_only");
+    assert.equal(
+      (await detectProposer(loadSettings({ REGISTRY_PATH: path, REGISTRY_REPO_URL: "https://github.com/o/r" }))).kind,
+      "github",
+    );
+    assert.equal(
+      (await detectProposer(loadSettings({ REGISTRY_PATH: path, REGISTRY_PROPOSER: "log_only" }))).kind,
+      "log_only",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { upsertRule } from "./registry_edit.ts";
+
+const SOURCE = `# the team's registry
+policies:
+  cve_threshold: 7.0
+packages:
+  - name: numpy # pinned by the data team
+    status: preferred
+  - name: requests
+    status: preferred
+`;
+
+Deno.test("upsertRule() inserts a new rule in name order and keeps comments", () => {
+  const edit = upsertRule(SOURCE, { name: "Pandas_Extra", status: "approved", reason: "data work" });
+  assert.ok(edit.ok);
+  assert.equal(edit.changed, true);
+  assert.match(edit.text, /# the team's registry/);
+  assert.match(edit.text, /# pinned by the data team/);
+  const names = [...edit.text.matchAll(/name: (\S+)/g)].map((m) => m[1]);
+  assert.deepEqual(names, ["numpy", "pandas-extra", "requests"]);
+});
+
+Deno.test("upsertRule() replaces an existing rule matched by normalised name", () => {
+  const edit = upsertRule(SOURCE, { name: "Requests", status: "banned", reason: "policy change" });
+  assert.ok(edit.ok);
+  assert.equal((edit.text.match(/name: requests/g) ?? []).length, 1);
+  assert.match(edit.text, /status: banned/);
+});
+
+Deno.test("upsertRule() reports no change for an identical rule and returns the source as is", () => {
+  const edit = upsertRule(SOURCE, { name: "requests", status: "preferred" });
+  assert.ok(edit.ok);
+  assert.equal(edit.changed, false);
+  assert.equal(edit.text, SOURCE);
+});
+
+Deno.test("upsertRule() starts an empty registry when there is no file", () => {
+  for (const source of [null, "", "# only a comment\n", "packages: []\n"]) {
+    const edit = upsertRule(source, { name: "left-pad", status: "approved" });
+    assert.ok(edit.ok, String(source));
+    assert.match(edit.text, /- name: left-pad\n\s+status: approved/);
+  }
+});
+
+Deno.test("upsertRule() keeps versions as strings", () => {
+  const edit = upsertRule(null, { name: "pyyaml", status: "version-constrained", min_version: "6.0" });
+  assert.ok(edit.ok);
+  assert.match(edit.text, /min_version: "6.0"/);
+});
+
+Deno.test("upsertRule() rejects an invalid rule with rule-qualified paths", () => {
+  const edit = upsertRule(SOURCE, { name: "x", status: "whitelisted" });
+  assert.equal(edit.ok, false);
+  assert.equal(!edit.ok && edit.where, "rule");
+  assert.ok(!edit.ok && edit.errors.some((e) => e.path === "rule.status"));
+});
+
+Deno.test("upsertRule() rejects a registry the merge would leave invalid", () => {
+  const broken = "packages:\n  - name: a\n    status: preferred\n  - name: A\n    status: banned\n";
+  const edit = upsertRule(broken, { name: "b", status: "approved" });
+  assert.equal(edit.ok, false);
+  assert.equal(!edit.ok && edit.where, "registry");
+  const notYaml = upsertRule("packages: [", { name: "b", status: "approved" });
+  assert.equal(notYaml.ok, false);
+});
