@@ -99,7 +99,10 @@ export function Layout(props: LayoutProps) {
             {props.children}
           </main>
         </div>
-        {(props.scripts ?? []).map((name) => <script src={assetUrl(name)} defer></script>)}
+        {(props.scripts ?? []).map((name) => (
+          <script key={name} src={assetUrl(name)} defer>
+          </script>
+        ))}
       </body>
     </html>
   );

@@ -75,7 +75,7 @@ export function RegistryPage(props: { view: RegistryView }) {
             <div>
               <label for="rule-status">Status</label>
               <select id="rule-status" name="status">
-                {REGISTRY_STATUSES.map((s) => <option value={s}>{s}</option>)}
+                {REGISTRY_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
               </select>
             </div>
             <div>

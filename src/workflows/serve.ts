@@ -88,11 +88,11 @@ function matchesEtag(header: string | null, etag: string): boolean {
  * @example
  * ```ts
  * import { Hono } from "hono";
- * import { serveWorkflows } from "./serve.ts";
+ * import { fileSource, serveWorkflows } from "./serve.ts";
  * const app = serveWorkflows(new Hono(), {
  *   path: "/api/v1/workflows.md",
- *   markdown: () => Deno.readTextFile("workflows.md"),
- *   json: () => Deno.readTextFile("workflows.json"),
+ *   markdown: fileSource("workflows.md"),
+ *   json: fileSource("workflows.json"),
  * });
  * const res = await app.request("/api/v1/workflows.md");
  * ```

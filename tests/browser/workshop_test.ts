@@ -118,11 +118,8 @@ Deno.test(
         includes(await text("[data-testid=import-result]"), "packages[0].status");
         await page.fill("#import-text", "packages: [\n");
         await page.click("#import-form button[type=submit]");
-        await page.waitForFunction(() =>
-          document.querySelector("[data-testid=import-result]")?.textContent?.includes(
-            "YAML syntax error",
-          )
-        );
+        await page.locator("[data-testid=import-result].error", { hasText: "YAML syntax error" })
+          .waitFor();
       });
 
       await t.step("importing a valid file shows what it would change", async () => {
