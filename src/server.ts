@@ -7,14 +7,16 @@
  */
 import type { Hono } from "hono";
 import { createAuthenticator } from "./auth/select.ts";
-import { createNoCache } from "./cache/none.ts";
+import { createCache } from "./cache/factory.ts";
 import type { Cache } from "./cache/types.ts";
 import { registryPath, type Settings, SettingsError } from "./config/settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
-import { noLicenseData, noVulnerabilityData } from "./lookups/none.ts";
+import { createLookupSources } from "./lookups/cached.ts";
+import { runScanPass } from "./scanner/scan_pass.ts";
+import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
 import { compileRegistry, createSnapshot, emptySnapshot } from "./registry/compile.ts";
 import { createLiveRegistry, type LiveRegistry, startReloadPoller } from "./registry/live.ts";
@@ -114,9 +116,8 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     await store.close();
     throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
   });
-  const cache: Cache = createNoCache();
-  const lookups = options.lookups ??
-    { vulnerabilities: noVulnerabilityData, licenses: noLicenseData };
+  const cache: Cache = createCache(settings, log);
+  const lookups = options.lookups ?? createLookupSources(settings, cache, log);
   const evaluations = createEvaluationService({
     registry,
     vulnerabilities: lookups.vulnerabilities,
@@ -127,6 +128,30 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const poller = background
     ? startReloadPoller(registry, settings.REGISTRY_RELOAD_INTERVAL, log)
     : { stop() {} };
+  let scanner: ScannerHandle | null = null;
+  if (background) {
+    try {
+      scanner = startScanner({
+        schedule: settings.CVE_SCAN_SCHEDULE,
+        log: log.child({ component: "scanner" }),
+        runPass: () =>
+          runScanPass({
+            settings,
+            registry: registry.current().registry,
+            licenses: lookups.licenses,
+            cache,
+            audit: store.audit,
+            log: log.child({ component: "scanner" }),
+          }),
+      });
+    } catch (error) {
+      poller.stop();
+      await wired.close();
+      await cache.close();
+      await store.close();
+      throw new StartupError((error as Error).message);
+    }
+  }
   const deps: AppDeps = {
     registry,
     evaluations,
@@ -140,7 +165,8 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     proposer: wired.proposer,
     approvals: wired.approvals,
     webhook: wired.webhook,
-    scannerState: () => "off",
+    scannerState: () =>
+      scanner?.status() ?? { enabled: false, schedule: settings.CVE_SCAN_SCHEDULE, running: false },
     healthExtras: () => ({ auth: { enabled: settings.AUTH_ENABLED, backend: authenticator.name } }),
     startedAt: Date.now(),
     now,
@@ -155,6 +181,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     store,
     async close() {
       poller.stop();
+      await scanner?.stop();
       await wired.close();
       await cache.close();
       await store.close();

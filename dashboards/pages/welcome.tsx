@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Badge, Bars, Card, PageHeader, Stats } from "../components.tsx";
+import { Badge, Bars, Card, formatTime, PageHeader, Stats } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
 /** View model of the welcome page. */
@@ -57,7 +57,9 @@ export function WelcomePage(props: { view: WelcomeView }) {
       <div class="grid">
         <Card
           title="Registry at a glance"
-          hint={`Compiled ${v.compiledAt}. Unknown licenses: ${v.unknownLicensePolicy}.`}
+          hint={`Compiled ${
+            formatTime(v.compiledAt)
+          }. Unknown licenses: ${v.unknownLicensePolicy}.`}
         >
           {v.statusCounts.length
             ? (

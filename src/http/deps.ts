@@ -47,7 +47,8 @@ export interface AppDeps {
   approvals: ApprovalService;
   /** The merge webhook (HMAC-guarded). */
   webhook: WebhookHandler;
-  scannerState: () => string;
+  /** Scanner status for `/health` (enabled, schedule, last pass). */
+  scannerState: () => unknown;
   /** Extra fields merged into `/health` (auth mode, …). */
   healthExtras?: () => Record<string, unknown>;
   /** Process start, for `uptime_s`. */

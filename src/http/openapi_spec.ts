@@ -128,6 +128,96 @@ export const OPERATIONS: Operation[] = [
     summary: "This document.",
     responses: { "200": "OpenAPI 3.1" },
   },
+  {
+    method: "post",
+    path: "/approval-requests",
+    summary: "Ask for a package to be added to the registry; the proposer runs after the 202.",
+    body: {
+      contentType: "application/json",
+      schema: {
+        type: "object",
+        required: ["package", "rationale"],
+        properties: {
+          package: { type: "string", description: "PEP 508 name, optionally `name==1.2`" },
+          version: { type: "string", description: "PEP 440 version" },
+          rationale: { type: "string", minLength: 1, maxLength: 4000 },
+        },
+      },
+    },
+    responses: { "202": "{id, package, status: PENDING_REVIEW, project, created_at}", "400": "invalid body" },
+  },
+  {
+    method: "get",
+    path: "/approval-requests",
+    summary: "Approval requests collapsed per package (project filter first).",
+    query: {
+      project: { description: "project (default: the caller's; `*` = all projects)" },
+      status: {
+        description: "PENDING_REVIEW (default), APPROVED or all",
+        schema: { type: "string", enum: ["PENDING_REVIEW", "APPROVED", "all"] },
+      },
+    },
+    responses: { "200": "{items: [{package, status, count, projects, requesters, rationale, last_requested_at}]}", "400": "invalid status" },
+  },
+  {
+    method: "get",
+    path: "/registry/pending",
+    summary: "The review queue: requested, provisional-no-rationale, repeatedly-denied, pre-screened.",
+    query: { days: { description: "window in days (default 30)", schema: { type: "integer", minimum: 1 } } },
+    responses: { "200": "{items: [{package, reason, count, projects, last_seen, rationale?}]}", "400": "invalid days" },
+  },
+  {
+    method: "post",
+    path: "/registry/proposals",
+    summary: "Propose a rule through the configured proposer (operator).",
+    operator: true,
+    body: {
+      contentType: "application/json",
+      schema: {
+        type: "object",
+        required: ["rule"],
+        properties: {
+          rule: {
+            type: "object",
+            required: ["name", "status"],
+            properties: {
+              name: { type: "string" },
+              status: { type: "string", enum: ["preferred", "approved", "version-constrained", "deprecated", "banned"] },
+              reason: { type: "string" },
+              replacement: { type: "string" },
+              min_version: { type: "string" },
+              max_version: { type: "string" },
+            },
+          },
+          context: {
+            type: "object",
+            properties: {
+              source: { type: "string", enum: ["agent", "operator"] },
+              project: { type: "string" },
+              rationale: { type: "string" },
+              agent_model: { type: "string" },
+              agent_version: { type: "string" },
+              extra: { type: "object" },
+            },
+          },
+        },
+      },
+    },
+    responses: { "200": "{result: ProposalResult}", "400": "no rule", "403": "not an operator", "422": "invalid rule" },
+  },
+  {
+    method: "post",
+    path: "/registry/webhook",
+    summary: "Git host webhook (HMAC-SHA256 in X-Hub-Signature-256); a merged pull request pulls and reloads.",
+    body: { contentType: "application/json", schema: { type: "object" } },
+    responses: {
+      "200": "ping, or {reload: ReloadResult} after a merged pull request",
+      "202": "event ignored",
+      "401": "bad or missing signature",
+      "403": "no REGISTRY_WEBHOOK_SECRET configured",
+      "502": "pulling the merged registry failed; registry unchanged",
+    },
+  },
 ];
 
 function schemaOf(schema: z.ZodType | Record<string, unknown>): Record<string, unknown> {

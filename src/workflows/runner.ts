@@ -56,7 +56,10 @@ export interface RunOptions {
  */
 export async function runWorkflowTests(options: RunOptions): Promise<number> {
   const log = (line: string) => options.log(`[workflows] ${line}`);
-  const show = (path: string) => relative(options.cwd, path) || path;
+  const show = (path: string) => {
+    const rel = relative(options.cwd, path);
+    return rel === "" || rel.startsWith("..") ? path : rel;
+  };
   const forbidden = forbiddenDenoTestArg(options.denoArgs);
   if (forbidden) {
     log(

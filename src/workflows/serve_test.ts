@@ -19,6 +19,11 @@ Deno.test("serveWorkflows() serves markdown and JSON with a strong ETag", async 
   assert.match(etag ?? "", /^"sha256-[A-Za-z0-9_-]{43}"$/);
   assert.equal(await md.text(), MARKDOWN);
 
+  const head = await app.request("/api/v1/workflows.md", { method: "HEAD" });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get("etag"), etag);
+  assert.equal(await head.text(), "");
+
   const json = await app.request("/api/v1/workflows.json");
   assert.equal(json.status, 200);
   assert.equal(json.headers.get("content-type"), "application/json");

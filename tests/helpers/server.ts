@@ -10,6 +10,7 @@ import { loadSettings } from "../../src/config/settings.ts";
 import { createLogger, type Logger } from "../../src/log/logger.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { type BuildOptions, type RunningServer, startServer } from "../../src/server.ts";
+import { noLicenseData, noVulnerabilityData } from "../../src/lookups/none.ts";
 
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
@@ -61,6 +62,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     port: 0,
     background: options.background ?? false,
     accessLog: options.logLines !== undefined,
+    // Without upstream URLs in `env`, lookups are off: no test reaches the internet.
+    ...(options.env?.OSV_API_URL || options.env?.PYPI_URL
+      ? {}
+      : { lookups: { vulnerabilities: noVulnerabilityData, licenses: noLicenseData } }),
     ...options.build,
   });
   return {

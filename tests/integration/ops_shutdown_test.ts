@@ -125,9 +125,6 @@ Deno.test("SIGTERM with evaluations in flight loses no audit row and exits 0", a
     stop = true;
     await Promise.all(workers);
 
-    if (Deno.env.get("OPS_DEBUG")) {
-      console.log({ ok, okAfterSignal, started, rows: auditCount(dbPath) });
-    }
     assert.equal(status.code, 0, await stderr);
     assert.deepEqual(otherStatuses, [], "in-flight requests finish normally");
     assert.ok(started > ok, "some requests were still being sent when the server stopped");
