@@ -112,10 +112,12 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     afterSwap: (next) =>
       store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
   });
-  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(async (error) => {
-    await store.close();
-    throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
-  });
+  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(
+    async (error) => {
+      await store.close();
+      throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
+    },
+  );
   const cache: Cache = createCache(settings, log);
   const lookups = options.lookups ?? createLookupSources(settings, cache, log);
   const evaluations = createEvaluationService({

@@ -55,7 +55,8 @@ export function collapseRequests(rows: readonly ApprovalRequest[]): CollapsedReq
       last_requested_at: latest.created_at,
     }))
     .sort((a, b) =>
-      b.last_requested_at.localeCompare(a.last_requested_at) || a.package.localeCompare(b.package) ||
+      b.last_requested_at.localeCompare(a.last_requested_at) ||
+      a.package.localeCompare(b.package) ||
       a.status.localeCompare(b.status)
     );
 }

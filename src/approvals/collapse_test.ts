@@ -3,7 +3,13 @@ import type { ApprovalRequest } from "../store/types.ts";
 import { collapseRequests } from "./collapse.ts";
 
 let nextId = 1;
-function row(pkg: string, project: string, requester: string, at: string, extra: Partial<ApprovalRequest> = {}): ApprovalRequest {
+function row(
+  pkg: string,
+  project: string,
+  requester: string,
+  at: string,
+  extra: Partial<ApprovalRequest> = {},
+): ApprovalRequest {
   return {
     id: nextId++,
     package: pkg,

@@ -49,13 +49,22 @@ function summarise(groups: readonly AuditGroup[]): Map<string, AuditSummary> {
     const name = group.keys.package;
     if (!name) continue;
     const s = out.get(name) ??
-      { count: 0, projects: new Set(), last: "", provisional: 0, denied: 0, onlyCheckAllowed: true };
+      {
+        count: 0,
+        projects: new Set(),
+        last: "",
+        provisional: 0,
+        denied: 0,
+        onlyCheckAllowed: true,
+      };
     s.count += group.count;
     for (const p of group.projects) s.projects.add(p);
     if (group.last_ts > s.last) s.last = group.last_ts;
     if (group.keys.verdict === "PROVISIONALLY_ALLOWED") s.provisional += group.count;
     if (group.keys.verdict === "DENIED") s.denied += group.count;
-    if (group.keys.verdict !== "ALLOWED" || group.keys.source !== "check") s.onlyCheckAllowed = false;
+    if (group.keys.verdict !== "ALLOWED" || group.keys.source !== "check") {
+      s.onlyCheckAllowed = false;
+    }
     out.set(name, s);
   }
   return out;
@@ -87,7 +96,9 @@ function requestedRows(requests: readonly ApprovalRequest[]): Map<string, Pendin
     }
   }
   return new Map(
-    [...out].map(([name, { latestId: _, ...row }]) => [name, { ...row, projects: row.projects.sort() }]),
+    [...out].map((
+      [name, { latestId: _, ...row }],
+    ) => [name, { ...row, projects: row.projects.sort() }]),
   );
 }
 
@@ -114,7 +125,13 @@ export function buildPendingQueue(
     else if (s.denied >= REPEATED_DENIALS) reason = "repeatedly-denied";
     else if (s.onlyCheckAllowed) reason = "pre-screened";
     if (reason) {
-      items.set(name, { package: name, reason, count: s.count, projects: [...s.projects].sort(), last_seen: s.last });
+      items.set(name, {
+        package: name,
+        reason,
+        count: s.count,
+        projects: [...s.projects].sort(),
+        last_seen: s.last,
+      });
     }
   }
   const rank = (r: PendingReason) => PENDING_REASONS.indexOf(r);

@@ -9,10 +9,15 @@
 import type { CallContext } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import type { LiveRegistry } from "../registry/live.ts";
-import type { ProposalContext, ProposalResult, ProposedRule, Proposer } from "../proposers/types.ts";
+import type {
+  ProposalContext,
+  ProposalResult,
+  ProposedRule,
+  Proposer,
+} from "../proposers/types.ts";
 import { PROPOSAL_STATUSES } from "../proposers/types.ts";
 import type { ApprovalRequest, ApprovalStatus, Store } from "../store/types.ts";
-import { collapseRequests, type CollapsedRequest } from "./collapse.ts";
+import { type CollapsedRequest, collapseRequests } from "./collapse.ts";
 import { buildPendingQueue, type PendingItem } from "./pending.ts";
 
 /** Dependencies of the approval service. */
@@ -43,7 +48,9 @@ export interface ApprovalService {
   /** Persists a request and schedules the proposer; resolves once the row is committed. */
   request(input: ApprovalInput, context: CallContext): Promise<ApprovalRequest>;
   /** Collapsed rows; `project` null = every project, `status` null = every status. */
-  list(filter: { project: string | null; status: ApprovalStatus | null }): Promise<CollapsedRequest[]>;
+  list(
+    filter: { project: string | null; status: ApprovalStatus | null },
+  ): Promise<CollapsedRequest[]>;
   get(id: number): Promise<ApprovalRequest | undefined>;
   /** The pending queue over the last `days` days. */
   pending(days: number): Promise<PendingItem[]>;
@@ -60,7 +67,8 @@ const MAX_REASON = 500;
 
 function isResult(value: unknown): value is ProposalResult {
   const v = value as ProposalResult | null;
-  return typeof v === "object" && v !== null && (PROPOSAL_STATUSES as readonly string[]).includes(v.status);
+  return typeof v === "object" && v !== null &&
+    (PROPOSAL_STATUSES as readonly string[]).includes(v.status);
 }
 
 /**
@@ -81,12 +89,19 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   let closed = false;
 
   /** Runs the proposer, turning throws, junk and time-outs into `failed` results. */
-  async function runProposer(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
+  async function runProposer(
+    rule: ProposedRule,
+    context: ProposalContext,
+  ): Promise<ProposalResult> {
     const backend = deps.proposer.name;
     let timer: Timer | undefined;
     const timedOut = new Promise<ProposalResult>((resolve) => {
       timer = setTimeout(() => {
-        resolve({ backend, status: "failed", detail: `the proposer did not answer within ${timeoutMs / 1000} s` });
+        resolve({
+          backend,
+          status: "failed",
+          detail: `the proposer did not answer within ${timeoutMs / 1000} s`,
+        });
       }, timeoutMs);
       timers.add(timer!);
     });
@@ -94,9 +109,11 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       .then(() => deps.proposer.propose(rule, context))
       .then(
         (result): ProposalResult =>
-          isResult(result)
-            ? result
-            : { backend, status: "failed", detail: "the proposer returned something that is not a ProposalResult" },
+          isResult(result) ? result : {
+            backend,
+            status: "failed",
+            detail: "the proposer returned something that is not a ProposalResult",
+          },
         (error): ProposalResult => ({
           backend,
           status: "failed",
@@ -138,8 +155,9 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         extra: { approval_request_id: request.id, version: request.version },
       });
     }
-    if (result.status === "failed") log.warn("proposer failed for an approval request", { ...result });
-    else log.info("proposer answered an approval request", { ...result });
+    if (result.status === "failed") {
+      log.warn("proposer failed for an approval request", { ...result });
+    } else log.info("proposer answered an approval request", { ...result });
     try {
       await deps.store.approvals.recordProposal(request.id, result.status, result.detail);
     } catch (error) {
@@ -149,9 +167,11 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
 
   function schedule(task: () => Promise<void>): void {
     // After the response: the handler returns first, the proposer starts on a later turn.
-    const done = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(task).catch((error) => {
-      deps.log.error("background proposal crashed", { error: (error as Error).message });
-    });
+    const done = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(task).catch(
+      (error) => {
+        deps.log.error("background proposal crashed", { error: (error as Error).message });
+      },
+    );
     running.add(done);
     done.finally(() => running.delete(done));
   }

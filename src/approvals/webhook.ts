@@ -29,10 +29,18 @@ function hexToBytes(hex: string): Uint8Array | null {
 
 /** `sha256=<hex>` of the body, as GitHub sends it in `X-Hub-Signature-256`. */
 export async function signBody(secret: string, body: Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, body as Uint8Array<ArrayBuffer>));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    [
+      "sign",
+    ],
+  );
+  const mac = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, body as Uint8Array<ArrayBuffer>),
+  );
   return "sha256=" + Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -45,7 +53,11 @@ export async function signBody(secret: string, body: Uint8Array): Promise<string
  *   "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"); // true
  * ```
  */
-export async function verifySignature(secret: string, body: Uint8Array, header: string | null | undefined): Promise<boolean> {
+export async function verifySignature(
+  secret: string,
+  body: Uint8Array,
+  header: string | null | undefined,
+): Promise<boolean> {
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header?.trim() ?? "");
   const given = match ? hexToBytes(match[1].toLowerCase()) : null;
   const expected = hexToBytes((await signBody(secret, body)).slice("sha256=".length))!;
@@ -108,7 +120,12 @@ export function createWebhookHandler(deps: WebhookDeps): WebhookHandler {
         return { kind: "bad-signature" };
       }
       const event = (headers.get("x-github-event") ?? headers.get("x-git-host-event") ?? "").trim();
-      if (!event) return { kind: "bad-request", detail: "missing X-GitHub-Event (or X-Git-Host-Event) header" };
+      if (!event) {
+        return {
+          kind: "bad-request",
+          detail: "missing X-GitHub-Event (or X-Git-Host-Event) header",
+        };
+      }
       if (event === "ping") return { kind: "ping" };
       let payload: PullRequestPayload;
       try {
@@ -117,14 +134,26 @@ export function createWebhookHandler(deps: WebhookDeps): WebhookHandler {
         return { kind: "bad-request", detail: `payload is not JSON: ${(error as Error).message}` };
       }
       const action = typeof payload.action === "string" ? payload.action : null;
-      if (event !== "pull_request" || action !== "closed" || payload.pull_request?.merged !== true) {
-        return { kind: "ignored", event: event.slice(0, 100), action: action?.slice(0, 100) ?? null };
+      if (
+        event !== "pull_request" || action !== "closed" || payload.pull_request?.merged !== true
+      ) {
+        return {
+          kind: "ignored",
+          event: event.slice(0, 100),
+          action: action?.slice(0, 100) ?? null,
+        };
       }
       const branch = payload.repository?.default_branch;
       const outcome = await sync(typeof branch === "string" ? { defaultBranch: branch } : {});
       if (!outcome.ok) {
-        deps.log.error("merge webhook could not pull the merged registry", { detail: outcome.detail });
-        return { kind: "pull-failed", detail: outcome.detail, ...(outcome.errors ? { errors: outcome.errors } : {}) };
+        deps.log.error("merge webhook could not pull the merged registry", {
+          detail: outcome.detail,
+        });
+        return {
+          kind: "pull-failed",
+          detail: outcome.detail,
+          ...(outcome.errors ? { errors: outcome.errors } : {}),
+        };
       }
       const reload = await deps.reload();
       deps.log.info("merge webhook reloaded the registry", {

@@ -11,7 +11,10 @@ Deno.test("signBody() reproduces GitHub's documented example", async () => {
 
 Deno.test("verifySignature() accepts GitHub's documented example", async () => {
   assert.equal(await verifySignature(SECRET, PAYLOAD, EXPECTED), true);
-  assert.equal(await verifySignature(SECRET, PAYLOAD, EXPECTED.toUpperCase().replace("SHA256", "sha256")), true);
+  assert.equal(
+    await verifySignature(SECRET, PAYLOAD, EXPECTED.toUpperCase().replace("SHA256", "sha256")),
+    true,
+  );
 });
 
 Deno.test("verifySignature() rejects a one-byte change of the body, the signature or the secret", async () => {
@@ -23,7 +26,17 @@ Deno.test("verifySignature() rejects a one-byte change of the body, the signatur
 });
 
 Deno.test("verifySignature() rejects missing and malformed headers", async (t) => {
-  for (const header of [null, undefined, "", "sha256=", "sha1=757107ea", EXPECTED.slice(7), `${EXPECTED}00`]) {
+  for (
+    const header of [
+      null,
+      undefined,
+      "",
+      "sha256=",
+      "sha1=757107ea",
+      EXPECTED.slice(7),
+      `${EXPECTED}00`,
+    ]
+  ) {
     await t.step(String(header), async () => {
       assert.equal(await verifySignature(SECRET, PAYLOAD, header), false);
     });

@@ -144,7 +144,10 @@ export const OPERATIONS: Operation[] = [
         },
       },
     },
-    responses: { "202": "{id, package, status: PENDING_REVIEW, project, created_at}", "400": "invalid body" },
+    responses: {
+      "202": "{id, package, status: PENDING_REVIEW, project, created_at}",
+      "400": "invalid body",
+    },
   },
   {
     method: "get",
@@ -157,14 +160,24 @@ export const OPERATIONS: Operation[] = [
         schema: { type: "string", enum: ["PENDING_REVIEW", "APPROVED", "all"] },
       },
     },
-    responses: { "200": "{items: [{package, status, count, projects, requesters, rationale, last_requested_at}]}", "400": "invalid status" },
+    responses: {
+      "200":
+        "{items: [{package, status, count, projects, requesters, rationale, last_requested_at}]}",
+      "400": "invalid status",
+    },
   },
   {
     method: "get",
     path: "/registry/pending",
-    summary: "The review queue: requested, provisional-no-rationale, repeatedly-denied, pre-screened.",
-    query: { days: { description: "window in days (default 30)", schema: { type: "integer", minimum: 1 } } },
-    responses: { "200": "{items: [{package, reason, count, projects, last_seen, rationale?}]}", "400": "invalid days" },
+    summary:
+      "The review queue: requested, provisional-no-rationale, repeatedly-denied, pre-screened.",
+    query: {
+      days: { description: "window in days (default 30)", schema: { type: "integer", minimum: 1 } },
+    },
+    responses: {
+      "200": "{items: [{package, reason, count, projects, last_seen, rationale?}]}",
+      "400": "invalid days",
+    },
   },
   {
     method: "post",
@@ -182,7 +195,10 @@ export const OPERATIONS: Operation[] = [
             required: ["name", "status"],
             properties: {
               name: { type: "string" },
-              status: { type: "string", enum: ["preferred", "approved", "version-constrained", "deprecated", "banned"] },
+              status: {
+                type: "string",
+                enum: ["preferred", "approved", "version-constrained", "deprecated", "banned"],
+              },
               reason: { type: "string" },
               replacement: { type: "string" },
               min_version: { type: "string" },
@@ -203,12 +219,18 @@ export const OPERATIONS: Operation[] = [
         },
       },
     },
-    responses: { "200": "{result: ProposalResult}", "400": "no rule", "403": "not an operator", "422": "invalid rule" },
+    responses: {
+      "200": "{result: ProposalResult}",
+      "400": "no rule",
+      "403": "not an operator",
+      "422": "invalid rule",
+    },
   },
   {
     method: "post",
     path: "/registry/webhook",
-    summary: "Git host webhook (HMAC-SHA256 in X-Hub-Signature-256); a merged pull request pulls and reloads.",
+    summary:
+      "Git host webhook (HMAC-SHA256 in X-Hub-Signature-256); a merged pull request pulls and reloads.",
     body: { contentType: "application/json", schema: { type: "object" } },
     responses: {
       "200": "ping, or {reload: ReloadResult} after a merged pull request",

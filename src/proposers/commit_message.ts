@@ -12,7 +12,10 @@ export function proposalSubject(rule: { name: string; status: string }): string 
 }
 
 /** Who asked and why, as Markdown-friendly lines. */
-export function proposalBody(rule: { name: string; status: string }, context: ProposalContext): string {
+export function proposalBody(
+  rule: { name: string; status: string },
+  context: ProposalContext,
+): string {
   const lines = [
     `Proposed rule: \`${rule.name}\` → \`${rule.status}\``,
     "",
@@ -21,7 +24,9 @@ export function proposalBody(rule: { name: string; status: string }, context: Pr
     `- requester: ${context.requester}`,
   ];
   if (context.agent_model) {
-    lines.push(`- agent: ${context.agent_model}${context.agent_version ? ` ${context.agent_version}` : ""}`);
+    lines.push(
+      `- agent: ${context.agent_model}${context.agent_version ? ` ${context.agent_version}` : ""}`,
+    );
   }
   if (context.rationale) {
     lines.push("", "Rationale:", "", ...context.rationale.split("\n").map((l) => `> ${l}`));

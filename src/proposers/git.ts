@@ -52,7 +52,9 @@ export async function runGit(args: string[], options: GitOptions = {}): Promise<
       stderr: signal.aborted ? "git timed out" : decoder.decode(output.stderr),
     };
   } catch (error) {
-    const message = error instanceof Deno.errors.NotFound ? "git is not installed" : (error as Error).message;
+    const message = error instanceof Deno.errors.NotFound
+      ? "git is not installed"
+      : (error as Error).message;
     return { ok: false, code: -1, stdout: "", stderr: message };
   }
 }
@@ -80,7 +82,10 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined> 
 }
 
 /** The last meaningful lines of git's stderr, for a one-line detail. */
-export function gitDetail(result: GitResult, secrets: ReadonlyArray<string | undefined> = []): string {
+export function gitDetail(
+  result: GitResult,
+  secrets: ReadonlyArray<string | undefined> = [],
+): string {
   const lines = (result.stderr || result.stdout).split("\n").map((l) => l.trim()).filter(Boolean);
   const text = lines.slice(-4).join(" | ") || `exit code ${result.code}`;
   return redact(text, secrets).slice(0, 600);
@@ -88,6 +93,9 @@ export function gitDetail(result: GitResult, secrets: ReadonlyArray<string | und
 
 /** Whether a directory lies inside a git work tree. */
 export async function isInsideWorkTree(dir: string): Promise<boolean> {
-  const result = await runGit(["rev-parse", "--is-inside-work-tree"], { cwd: dir, timeoutMs: 10_000 });
+  const result = await runGit(["rev-parse", "--is-inside-work-tree"], {
+    cwd: dir,
+    timeoutMs: 10_000,
+  });
   return result.ok && result.stdout.trim() === "true";
 }

@@ -27,9 +27,15 @@ export async function pullRegistryWorkTree(
   if (!exists || !(await isInsideWorkTree(dir))) {
     return { ok: true, detail: "REGISTRY_PATH is not in a git work tree; nothing to pull" };
   }
-  const upstream = await runGit(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"], { cwd: dir });
-  if (!upstream.ok) return { ok: true, detail: "the registry work tree has no upstream; nothing to pull" };
+  const upstream = await runGit(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"], {
+    cwd: dir,
+  });
+  if (!upstream.ok) {
+    return { ok: true, detail: "the registry work tree has no upstream; nothing to pull" };
+  }
   const pulled = await runGit(["pull", "--ff-only", "--quiet"], { cwd: dir, timeoutMs: 120_000 });
-  if (!pulled.ok) return { ok: false, detail: `git pull --ff-only failed: ${gitDetail(pulled, secrets)}` };
+  if (!pulled.ok) {
+    return { ok: false, detail: `git pull --ff-only failed: ${gitDetail(pulled, secrets)}` };
+  }
   return { ok: true, detail: `pulled ${upstream.stdout.trim()}` };
 }

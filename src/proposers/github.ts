@@ -14,11 +14,23 @@ import { compileRegistry } from "../registry/compile.ts";
 import { writeFileAtomic } from "../registry/files.ts";
 import { proposalBody, proposalSubject } from "./commit_message.ts";
 import { redact } from "./git.ts";
-import { isSafeBranch, openRepoClone, parseRepoSlug, type RepoSlug, secretsOf } from "./github_repo.ts";
+import {
+  isSafeBranch,
+  openRepoClone,
+  parseRepoSlug,
+  type RepoSlug,
+  secretsOf,
+} from "./github_repo.ts";
 import { readIfExists } from "./local_file.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import { checkRule, describeErrors, upsertRule } from "./registry_edit.ts";
-import type { ProposalContext, ProposalResult, ProposedRule, Proposer, SyncOutcome } from "./types.ts";
+import type {
+  ProposalContext,
+  ProposalResult,
+  ProposedRule,
+  Proposer,
+  SyncOutcome,
+} from "./types.ts";
 
 /** Prefix of proposal branches. */
 export const BRANCH_PREFIX = "policy/approval/";
@@ -34,7 +46,8 @@ export interface GithubProposerDeps {
 /** Octokit with policyd's defaults: base URL from settings, quiet request log. */
 export function createOctokit(settings: Settings, log: Logger): Octokit {
   const secrets = secretsOf(settings);
-  const quiet = (message: string) => log.debug("octokit", { message: redact(String(message), secrets) });
+  const quiet = (message: string) =>
+    log.debug("octokit", { message: redact(String(message), secrets) });
   return new Octokit({
     auth: settings.GITHUB_TOKEN,
     baseUrl: settings.GITHUB_API_URL.replace(/\/+$/, ""),
@@ -46,7 +59,10 @@ export function createOctokit(settings: Settings, log: Logger): Octokit {
 function apiError(what: string, error: unknown, secrets: Array<string | undefined>): string {
   const status = (error as { status?: number }).status;
   const message = (error as Error).message ?? String(error);
-  return redact(`GitHub API ${what} failed${status ? ` (HTTP ${status})` : ""}: ${message}`, secrets).slice(0, 600);
+  return redact(
+    `GitHub API ${what} failed${status ? ` (HTTP ${status})` : ""}: ${message}`,
+    secrets,
+  ).slice(0, 600);
 }
 
 /** A short signal so one hung API call cannot hold the clone forever. */
@@ -63,7 +79,10 @@ const apiRequest = () => ({ request: { signal: AbortSignal.timeout(30_000) } });
  */
 export function createGithubProposer(deps: GithubProposerDeps): Proposer {
   const { settings, log } = deps;
-  const slug: RepoSlug | null = parseRepoSlug(settings.REGISTRY_GITHUB_REPO, settings.REGISTRY_REPO_URL);
+  const slug: RepoSlug | null = parseRepoSlug(
+    settings.REGISTRY_GITHUB_REPO,
+    settings.REGISTRY_REPO_URL,
+  );
   const octokit = deps.octokit ?? createOctokit(settings, log);
   const clone = openRepoClone(settings);
   const secrets = secretsOf(settings);
@@ -73,7 +92,9 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     log.warn("github proposer: cannot tell owner/repo; set REGISTRY_GITHUB_REPO=owner/name", {});
   }
 
-  async function defaultBranch(s: RepoSlug): Promise<{ ok: true; value: string } | { ok: false; detail: string }> {
+  async function defaultBranch(
+    s: RepoSlug,
+  ): Promise<{ ok: true; value: string } | { ok: false; detail: string }> {
     try {
       const repo = await octokit.rest.repos.get({ ...s, ...apiRequest() });
       return { ok: true, value: repo.data.default_branch };
@@ -82,7 +103,10 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     }
   }
 
-  async function proposeLocked(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
+  async function proposeLocked(
+    rule: ProposedRule,
+    context: ProposalContext,
+  ): Promise<ProposalResult> {
     const failed = (detail: string, extra: Partial<ProposalResult> = {}): ProposalResult => ({
       backend: "github",
       status: "failed",
@@ -91,7 +115,9 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     });
     const checked = checkRule(rule);
     if (!checked.ok) return failed(`invalid rule: ${describeErrors(checked.errors)}`);
-    if (!slug) return failed("cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO=owner/name");
+    if (!slug) {
+      return failed("cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO=owner/name");
+    }
     const name = checked.rule.name;
     const branch = BRANCH_PREFIX + name;
 
@@ -106,12 +132,16 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
 
     const edit = upsertRule(await readIfExists(clone.file), rule);
     if (!edit.ok) {
-      return failed(`the merged registry would be invalid: ${describeErrors(edit.errors)}; nothing pushed`);
+      return failed(
+        `the merged registry would be invalid: ${describeErrors(edit.errors)}; nothing pushed`,
+      );
     }
     let commitSha: string | undefined;
     if (edit.changed) {
       await writeFileAtomic(clone.file, edit.text);
-      const committed = await clone.commit(`${proposalSubject(edit.rule)}\n\n${proposalBody(edit.rule, context)}\n`);
+      const committed = await clone.commit(
+        `${proposalSubject(edit.rule)}\n\n${proposalBody(edit.rule, context)}\n`,
+      );
       if (!committed.ok) return failed(committed.detail, { branch });
       commitSha = committed.value;
       const pushed = await clone.push(branch);
@@ -120,7 +150,8 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
       return {
         backend: "github",
         status: "applied",
-        detail: `the default branch ${base.value} of ${repoName} already has this rule for ${name}; ` +
+        detail:
+          `the default branch ${base.value} of ${repoName} already has this rule for ${name}; ` +
           "nothing to propose (the merge webhook brings it onto REGISTRY_PATH)",
       };
     }
@@ -139,9 +170,20 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     const pending = "the rule goes live only after the pull request is merged (merge webhook)";
     let open;
     try {
-      open = await octokit.rest.pulls.list({ ...s, head: `${s.owner}:${branch}`, state: "open", ...apiRequest() });
+      open = await octokit.rest.pulls.list({
+        ...s,
+        head: `${s.owner}:${branch}`,
+        state: "open",
+        ...apiRequest(),
+      });
     } catch (error) {
-      return { backend: "github", status: "failed", branch, ...sha, detail: apiError("pulls.list", error, secrets) };
+      return {
+        backend: "github",
+        status: "failed",
+        branch,
+        ...sha,
+        detail: apiError("pulls.list", error, secrets),
+      };
     }
     const existing = open.data[0];
     if (existing) {
@@ -200,9 +242,13 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
   }
 
   async function syncLocked(hint: { defaultBranch?: string }): Promise<SyncOutcome> {
-    let base = hint.defaultBranch && isSafeBranch(hint.defaultBranch) ? hint.defaultBranch : undefined;
+    let base = hint.defaultBranch && isSafeBranch(hint.defaultBranch)
+      ? hint.defaultBranch
+      : undefined;
     if (!base) {
-      if (!slug) return { ok: false, detail: "cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO" };
+      if (!slug) {
+        return { ok: false, detail: "cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO" };
+      }
       const fetched = await defaultBranch(slug);
       if (!fetched.ok) return fetched;
       base = fetched.value;
@@ -212,12 +258,15 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     const checkedOut = await clone.checkout(base, base);
     if (!checkedOut.ok) return checkedOut;
     const text = await readIfExists(clone.file);
-    if (text === null) return { ok: false, detail: `${settings.REGISTRY_REPO_FILE} is missing on ${base}` };
+    if (text === null) {
+      return { ok: false, detail: `${settings.REGISTRY_REPO_FILE} is missing on ${base}` };
+    }
     const compiled = await compileRegistry(text);
     if (!compiled.ok) {
       return {
         ok: false,
-        detail: `the merged ${settings.REGISTRY_REPO_FILE} on ${base} is invalid; kept the live registry`,
+        detail:
+          `the merged ${settings.REGISTRY_REPO_FILE} on ${base} is invalid; kept the live registry`,
         errors: compiled.errors,
       };
     }
@@ -241,6 +290,7 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
         () => proposeLocked(rule, context),
         (detail) => ({ backend: "github", status: "failed", detail }),
       ),
-    syncMerged: (hint) => guard("registry sync", () => syncLocked(hint), (detail) => ({ ok: false, detail })),
+    syncMerged: (hint) =>
+      guard("registry sync", () => syncLocked(hint), (detail) => ({ ok: false, detail })),
   };
 }

@@ -28,7 +28,10 @@ export interface RepoSlug {
  * parseRepoSlug(undefined, "git@github.com:acme/policy.git"); // { owner: "acme", repo: "policy" }
  * ```
  */
-export function parseRepoSlug(explicit: string | undefined, url: string | undefined): RepoSlug | null {
+export function parseRepoSlug(
+  explicit: string | undefined,
+  url: string | undefined,
+): RepoSlug | null {
   const fromPair = (text: string) => {
     const match = /^([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(text);
     return match ? { owner: match[1], repo: match[2] } : null;
@@ -86,7 +89,10 @@ export function openRepoClone(settings: Settings): RepoClone {
   const file = resolve(dir, normalize(settings.REGISTRY_REPO_FILE));
   const url = settings.REGISTRY_REPO_URL ?? "";
   const secrets = secretsOf(settings);
-  const env = { ...credentialEnv(settings), ...botIdentityEnv(settings.REGISTRY_BOT_AUTHOR_NAME, settings.REGISTRY_BOT_AUTHOR_EMAIL) };
+  const env = {
+    ...credentialEnv(settings),
+    ...botIdentityEnv(settings.REGISTRY_BOT_AUTHOR_NAME, settings.REGISTRY_BOT_AUTHOR_EMAIL),
+  };
   const git = (args: string[], cwd: string | null = dir) =>
     runGit(args, { cwd: cwd ?? undefined, env, timeoutMs: 120_000 });
   const fail = (what: string, result: Awaited<ReturnType<typeof runGit>>) => ({
@@ -102,7 +108,10 @@ export function openRepoClone(settings: Settings): RepoClone {
     async ensure() {
       if (!url) return { ok: false, detail: "REGISTRY_REPO_URL is not set" };
       if (relFile.startsWith("..") || isAbsolute(relFile)) {
-        return { ok: false, detail: `REGISTRY_REPO_FILE ${settings.REGISTRY_REPO_FILE} leaves the clone` };
+        return {
+          ok: false,
+          detail: `REGISTRY_REPO_FILE ${settings.REGISTRY_REPO_FILE} leaves the clone`,
+        };
       }
       const hasGit = await Deno.stat(join(dir, ".git")).then(() => true, () => false);
       if (hasGit) {
@@ -111,15 +120,23 @@ export function openRepoClone(settings: Settings): RepoClone {
       }
       const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
       if (entries.length > 0) {
-        return { ok: false, detail: `REGISTRY_REPO_WORKDIR ${dir} is not empty and not a git clone` };
+        return {
+          ok: false,
+          detail: `REGISTRY_REPO_WORKDIR ${dir} is not empty and not a git clone`,
+        };
       }
       await Deno.mkdir(dir, { recursive: true });
-      const cloned = await git(["clone", "--quiet", "--depth", "1", "--no-tags", "--", url, dir], null);
+      const cloned = await git(
+        ["clone", "--quiet", "--depth", "1", "--no-tags", "--", url, dir],
+        null,
+      );
       return cloned.ok ? done : fail(`git clone of ${redact(url, secrets)}`, cloned);
     },
     async remoteHas(branch) {
       const listed = await git(["ls-remote", "--heads", "origin", `refs/heads/${branch}`]);
-      return listed.ok ? { ok: true, value: listed.stdout.trim() !== "" } : fail("git ls-remote", listed);
+      return listed.ok
+        ? { ok: true, value: listed.stdout.trim() !== "" }
+        : fail("git ls-remote", listed);
     },
     async checkout(branch, start) {
       const fetched = await git([
@@ -132,7 +149,14 @@ export function openRepoClone(settings: Settings): RepoClone {
         `+refs/heads/${start}:refs/remotes/origin/${start}`,
       ]);
       if (!fetched.ok) return fail(`git fetch of ${start}`, fetched);
-      const switched = await git(["checkout", "--quiet", "--force", "-B", branch, `refs/remotes/origin/${start}`]);
+      const switched = await git([
+        "checkout",
+        "--quiet",
+        "--force",
+        "-B",
+        branch,
+        `refs/remotes/origin/${start}`,
+      ]);
       if (!switched.ok) return fail(`git checkout of ${branch}`, switched);
       const cleaned = await git(["clean", "-fdq"]);
       return cleaned.ok ? done : fail("git clean", cleaned);
@@ -140,7 +164,15 @@ export function openRepoClone(settings: Settings): RepoClone {
     async commit(message) {
       const added = await git(["add", "--", relFile]);
       if (!added.ok) return fail("git add", added);
-      const committed = await git(["-c", "commit.gpgsign=false", "commit", "--no-verify", "--quiet", "-m", message]);
+      const committed = await git([
+        "-c",
+        "commit.gpgsign=false",
+        "commit",
+        "--no-verify",
+        "--quiet",
+        "-m",
+        message,
+      ]);
       if (!committed.ok) return fail("git commit", committed);
       const head = await git(["rev-parse", "HEAD"]);
       return head.ok ? { ok: true, value: head.stdout.trim() } : fail("git rev-parse", head);

@@ -11,7 +11,13 @@ import { writeFileAtomic } from "../registry/files.ts";
 import type { ReloadResult } from "../registry/live.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import { describeErrors, upsertRule } from "./registry_edit.ts";
-import type { ProposalContext, ProposalResult, ProposedRule, Proposer, ProposerDeps } from "./types.ts";
+import type {
+  ProposalContext,
+  ProposalResult,
+  ProposedRule,
+  Proposer,
+  ProposerDeps,
+} from "./types.ts";
 
 /** Reads a file, or null when it does not exist. */
 export async function readIfExists(path: string): Promise<string | null> {
@@ -39,7 +45,9 @@ export interface ApplyOptions {
 }
 
 function liveDetail(name: string, path: string, reload: ReloadResult): string {
-  const approved = reload.approved_requests === 1 ? "1 pending request" : `${reload.approved_requests} pending requests`;
+  const approved = reload.approved_requests === 1
+    ? "1 pending request"
+    : `${reload.approved_requests} pending requests`;
   return `rule for ${name} written to ${path} and live (registry ${reload.new_version}; ${approved} approved)`;
 }
 
@@ -91,7 +99,8 @@ export async function applyRuleToFile(
       backend,
       status: "opened",
       ...sha,
-      detail: `rule for ${edit.rule.name} written to ${path}, but the reload failed: ${reload.detail}`,
+      detail:
+        `rule for ${edit.rule.name} written to ${path}, but the reload failed: ${reload.detail}`,
     };
   }
   return {
@@ -119,6 +128,9 @@ export function createLocalFileProposer(deps: ProposerDeps): Proposer {
   return {
     name: "local_file",
     propose: (rule, context) =>
-      mutex.run(resolve(path), () => applyRuleToFile(rule, context, { backend: "local_file", path, reload: deps.reload })),
+      mutex.run(
+        resolve(path),
+        () => applyRuleToFile(rule, context, { backend: "local_file", path, reload: deps.reload }),
+      ),
   };
 }

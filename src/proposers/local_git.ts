@@ -24,7 +24,10 @@ import type { Proposer, ProposerDeps } from "./types.ts";
 export function createLocalGitProposer(deps: ProposerDeps): Proposer {
   const path = resolve(registryPath(deps.settings));
   const dir = dirname(path);
-  const identity = botIdentityEnv(deps.settings.REGISTRY_BOT_AUTHOR_NAME, deps.settings.REGISTRY_BOT_AUTHOR_EMAIL);
+  const identity = botIdentityEnv(
+    deps.settings.REGISTRY_BOT_AUTHOR_NAME,
+    deps.settings.REGISTRY_BOT_AUTHOR_EMAIL,
+  );
   const mutex = createKeyedMutex();
 
   const commit: AfterWrite = async (file, rule, context) => {
@@ -33,7 +36,17 @@ export function createLocalGitProposer(deps: ProposerDeps): Proposer {
     const message = `${proposalSubject(rule)}\n\n${proposalBody(rule, context)}\n`;
     // `--only` semantics (paths given): other staged changes in the tree are left alone.
     const committed = await runGit(
-      ["-c", "commit.gpgsign=false", "commit", "--no-verify", "--quiet", "-m", message, "--", basename(file)],
+      [
+        "-c",
+        "commit.gpgsign=false",
+        "commit",
+        "--no-verify",
+        "--quiet",
+        "-m",
+        message,
+        "--",
+        basename(file),
+      ],
       { cwd: dir, env: identity },
     );
     if (!committed.ok) {
@@ -47,7 +60,15 @@ export function createLocalGitProposer(deps: ProposerDeps): Proposer {
   return {
     name: "local_git",
     propose: (rule, context) =>
-      mutex.run(path, () =>
-        applyRuleToFile(rule, context, { backend: "local_git", path, reload: deps.reload, afterWrite: commit })),
+      mutex.run(
+        path,
+        () =>
+          applyRuleToFile(rule, context, {
+            backend: "local_git",
+            path,
+            reload: deps.reload,
+            afterWrite: commit,
+          }),
+      ),
   };
 }

@@ -19,7 +19,11 @@ const context: ProposalContext = {
 };
 
 async function setup(registryPath: string) {
-  const live = createLiveRegistry({ path: registryPath, initial: await emptySnapshot(), log: silentLogger });
+  const live = createLiveRegistry({
+    path: registryPath,
+    initial: await emptySnapshot(),
+    log: silentLogger,
+  });
   const settings = loadSettings({ REGISTRY_PATH: registryPath, REGISTRY_PROPOSER: "local_file" });
   return { live, deps: { settings, log: silentLogger, reload: () => live.reload() } };
 }
@@ -51,14 +55,21 @@ Deno.test("local_file leaves the registry byte-identical when validation fails",
     const { deps } = await setup(path);
     const proposer = createLocalFileProposer(deps);
     const before = await Deno.readFile(path);
-    const bad = await proposer.propose({ name: "pyyaml", status: "version-constrained", min_version: "7", max_version: "6" }, context);
+    const bad = await proposer.propose({
+      name: "pyyaml",
+      status: "version-constrained",
+      min_version: "7",
+      max_version: "6",
+    }, context);
     assert.equal(bad.status, "failed");
     assert.match(bad.detail, /min_version/);
     assert.deepEqual(await Deno.readFile(path), before);
     const badName = await proposer.propose({ name: "not a name!", status: "approved" }, context);
     assert.equal(badName.status, "failed");
     assert.deepEqual(await Deno.readFile(path), before);
-    assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), ["registry.yaml"]);
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), [
+      "registry.yaml",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -71,7 +82,9 @@ Deno.test("local_file serialises concurrent proposals so no update is lost", asy
     const { live, deps } = await setup(path);
     const proposer = createLocalFileProposer(deps);
     const names = Array.from({ length: 25 }, (_, i) => `pkg-${i}`);
-    const results = await Promise.all(names.map((name) => proposer.propose({ name, status: "approved" }, context)));
+    const results = await Promise.all(
+      names.map((name) => proposer.propose({ name, status: "approved" }, context)),
+    );
     assert.ok(results.every((r) => r.status === "applied"), JSON.stringify(results));
     const text = await Deno.readTextFile(path);
     for (const name of names) assert.match(text, new RegExp(`name: ${name}\\n`));
@@ -84,7 +97,9 @@ Deno.test("local_file serialises concurrent proposals so no update is lost", asy
 Deno.test("local_git commits once per write as the bot and is auto-detected in a work tree", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await initWorkTree(dir, { "registry/registry.yaml": "packages:\n  - name: requests\n    status: preferred\n" });
+    await initWorkTree(dir, {
+      "registry/registry.yaml": "packages:\n  - name: requests\n    status: preferred\n",
+    });
     const path = join(dir, "registry", "registry.yaml");
     const { live } = await setup(path);
     const settings = loadSettings({
@@ -96,9 +111,16 @@ Deno.test("local_git commits once per write as the bot and is auto-detected in a
     // Someone else's staged change must not be swept into the bot's commit.
     await Deno.writeTextFile(join(dir, "notes.txt"), "wip\n");
     await git(["add", "notes.txt"], dir);
-    const proposer = createLocalGitProposer({ settings, log: silentLogger, reload: () => live.reload() });
+    const proposer = createLocalGitProposer({
+      settings,
+      log: silentLogger,
+      reload: () => live.reload(),
+    });
     const first = await proposer.propose({ name: "attrs", status: "approved" }, context);
-    const second = await proposer.propose({ name: "left-pad", status: "approved" }, { ...context, source: "agent" });
+    const second = await proposer.propose({ name: "left-pad", status: "approved" }, {
+      ...context,
+      source: "agent",
+    });
     const unchanged = await proposer.propose({ name: "left-pad", status: "approved" }, context);
     assert.equal(first.status, "applied", first.detail);
     assert.equal(second.status, "applied", second.detail);
@@ -111,7 +133,10 @@ Deno.test("local_git commits once per write as the bot and is auto-detected in a
       "policy-bot <bot@policy.test>|policy: approved attrs",
     ]);
     assert.equal(log[0].split("|")[2], second.commit_sha);
-    assert.equal((await git(["show", "--name-only", "--format=", "HEAD"], dir)).trim(), "registry/registry.yaml");
+    assert.equal(
+      (await git(["show", "--name-only", "--format=", "HEAD"], dir)).trim(),
+      "registry/registry.yaml",
+    );
     assert.equal((await git(["diff", "--cached", "--name-only"], dir)).trim(), "notes.txt");
     assert.equal(live.current().byName.get("left-pad")?.status, "approved");
   } finally {
@@ -126,13 +151,19 @@ Deno.test("detectProposer() follows the seed's order", async () => {
     assert.equal((await detectProposer(loadSettings({}))).kind, "log_only");
     assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: "" }))).kind, "log_only");
     assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: path }))).kind, "local_file");
-    assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: join(dir, "missing", "r.yaml") }))).kind, "log_only");
     assert.equal(
-      (await detectProposer(loadSettings({ REGISTRY_PATH: path, REGISTRY_REPO_URL: "https://github.com/o/r" }))).kind,
+      (await detectProposer(loadSettings({ REGISTRY_PATH: join(dir, "missing", "r.yaml") }))).kind,
+      "log_only",
+    );
+    assert.equal(
+      (await detectProposer(
+        loadSettings({ REGISTRY_PATH: path, REGISTRY_REPO_URL: "https://github.com/o/r" }),
+      )).kind,
       "github",
     );
     assert.equal(
-      (await detectProposer(loadSettings({ REGISTRY_PATH: path, REGISTRY_PROPOSER: "log_only" }))).kind,
+      (await detectProposer(loadSettings({ REGISTRY_PATH: path, REGISTRY_PROPOSER: "log_only" })))
+        .kind,
       "log_only",
     );
   } finally {

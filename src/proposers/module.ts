@@ -28,7 +28,9 @@ export class ModuleLoadError extends Error {
  * ```
  */
 export function parseModuleSpec(value: string, cwd: string): { url: string; exportName: string } {
-  if (!value.startsWith("module:")) throw new ModuleLoadError(`"${value}" does not start with module:`);
+  if (!value.startsWith("module:")) {
+    throw new ModuleLoadError(`"${value}" does not start with module:`);
+  }
   const rest = value.slice("module:".length);
   const at = rest.lastIndexOf(":");
   const specifier = at > 0 ? rest.slice(0, at) : "";
@@ -70,18 +72,26 @@ export async function loadModuleProposer(
   try {
     instance = new (Export as new (o: ModuleProposerOptions) => Partial<Proposer>)(options);
   } catch (error) {
-    throw new ModuleLoadError(`constructing ${exportName} from ${url} failed: ${(error as Error).message}`);
+    throw new ModuleLoadError(
+      `constructing ${exportName} from ${url} failed: ${(error as Error).message}`,
+    );
   }
   if (typeof instance?.propose !== "function") {
     throw new ModuleLoadError(`${exportName} from ${url} has no propose(rule, context) method`);
   }
-  const name = typeof instance.name === "string" && instance.name ? instance.name : `module:${exportName}`;
+  const name = typeof instance.name === "string" && instance.name
+    ? instance.name
+    : `module:${exportName}`;
   return {
     name,
     propose: (rule, context) => instance.propose!.call(instance, rule, context),
     ...(typeof instance.syncMerged === "function"
-      ? { syncMerged: (hint: { defaultBranch?: string }) => instance.syncMerged!.call(instance, hint) }
+      ? {
+        syncMerged: (hint: { defaultBranch?: string }) => instance.syncMerged!.call(instance, hint),
+      }
       : {}),
-    ...(typeof instance.close === "function" ? { close: () => instance.close!.call(instance) } : {}),
+    ...(typeof instance.close === "function"
+      ? { close: () => instance.close!.call(instance) }
+      : {}),
   };
 }

@@ -27,14 +27,23 @@ Deno.test("parseModuleSpec() splits at the last colon and resolves paths against
     url: "file:///x/p.ts",
     exportName: "MyProposer",
   });
-  assert.deepEqual(parseModuleSpec("module:./lib/p.ts:P", "/cwd"), { url: "file:///cwd/lib/p.ts", exportName: "P" });
-  assert.deepEqual(parseModuleSpec("module:/abs/p.ts:P", "/cwd"), { url: "file:///abs/p.ts", exportName: "P" });
+  assert.deepEqual(parseModuleSpec("module:./lib/p.ts:P", "/cwd"), {
+    url: "file:///cwd/lib/p.ts",
+    exportName: "P",
+  });
+  assert.deepEqual(parseModuleSpec("module:/abs/p.ts:P", "/cwd"), {
+    url: "file:///abs/p.ts",
+    exportName: "P",
+  });
   assert.throws(() => parseModuleSpec("module:p.ts", "/cwd"));
   assert.throws(() => parseModuleSpec("module:p.ts:not-an-identifier", "/cwd"));
 });
 
 Deno.test("redact() hides URL credentials and given secrets", () => {
-  const text = redact("fatal: https://x-access-token:ghp_abcdef@github.com/o/r failed with ghp_abcdef", ["ghp_abcdef"]);
+  const text = redact(
+    "fatal: https://x-access-token:ghp_abcdef@github.com/o/r failed with ghp_abcdef",
+    ["ghp_abcdef"],
+  );
   assert.equal(text.includes("ghp_abcdef"), false);
   assert.match(text, /https:\/\/\*\*\*@github.com/);
 });

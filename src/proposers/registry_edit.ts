@@ -7,7 +7,12 @@
  */
 import { type Document, isMap, isSeq, parseDocument, type YAMLMap } from "yaml";
 import { normalizeName } from "../core/names.ts";
-import { type ValidatedRule, validateRegistry, validateRule, type ValidationError } from "../registry/schema.ts";
+import {
+  type ValidatedRule,
+  validateRegistry,
+  validateRule,
+  type ValidationError,
+} from "../registry/schema.ts";
 import { parseYaml } from "../registry/yaml.ts";
 import type { ProposedRule } from "./types.ts";
 
@@ -16,7 +21,14 @@ export type EditOutcome =
   | { ok: true; text: string; changed: boolean; rule: ValidatedRule }
   | { ok: false; errors: ValidationError[]; where: "rule" | "registry" };
 
-const RULE_KEYS = ["name", "status", "reason", "replacement", "min_version", "max_version"] as const;
+const RULE_KEYS = [
+  "name",
+  "status",
+  "reason",
+  "replacement",
+  "min_version",
+  "max_version",
+] as const;
 
 /** The rule as written to YAML: normalised name, fixed key order, no empty fields. */
 function ruleForYaml(rule: ValidatedRule): Record<string, string> {
@@ -35,7 +47,9 @@ function nameOf(item: unknown): string | null {
 }
 
 /** Validates a proposed rule on its own (the one validator). */
-export function checkRule(rule: ProposedRule): { ok: true; rule: ValidatedRule } | { ok: false; errors: ValidationError[] } {
+export function checkRule(
+  rule: ProposedRule,
+): { ok: true; rule: ValidatedRule } | { ok: false; errors: ValidationError[] } {
   const validated = validateRule(rule);
   if (!validated.ok) {
     return { ok: false, errors: validated.errors.map((e) => ({ ...e, path: `rule.${e.path}` })) };
@@ -76,7 +90,11 @@ export function upsertRule(source: string | null, proposed: ProposedRule): EditO
     packages = doc.get("packages");
   }
   if (!isSeq(packages)) {
-    return { ok: false, where: "registry", errors: [{ path: "packages", message: "is not a list" }] };
+    return {
+      ok: false,
+      where: "registry",
+      errors: [{ path: "packages", message: "is not a list" }],
+    };
   }
   const node = doc.createNode(ruleForYaml(rule));
   const items = packages.items;

@@ -12,7 +12,11 @@ packages:
 `;
 
 Deno.test("upsertRule() inserts a new rule in name order and keeps comments", () => {
-  const edit = upsertRule(SOURCE, { name: "Pandas_Extra", status: "approved", reason: "data work" });
+  const edit = upsertRule(SOURCE, {
+    name: "Pandas_Extra",
+    status: "approved",
+    reason: "data work",
+  });
   assert.ok(edit.ok);
   assert.equal(edit.changed, true);
   assert.match(edit.text, /# the team's registry/);
@@ -44,7 +48,11 @@ Deno.test("upsertRule() starts an empty registry when there is no file", () => {
 });
 
 Deno.test("upsertRule() keeps versions as strings", () => {
-  const edit = upsertRule(null, { name: "pyyaml", status: "version-constrained", min_version: "6.0" });
+  const edit = upsertRule(null, {
+    name: "pyyaml",
+    status: "version-constrained",
+    min_version: "6.0",
+  });
   assert.ok(edit.ok);
   assert.match(edit.text, /min_version: "6.0"/);
 });

@@ -57,7 +57,10 @@ export async function detectProposer(settings: Settings): Promise<Detection> {
   if (exists && await writableDir(parent)) {
     return { kind: "local_file", reason: "REGISTRY_PATH is set and its directory is writable" };
   }
-  return { kind: "log_only", reason: `the directory of REGISTRY_PATH (${parent}) is missing or not writable` };
+  return {
+    kind: "log_only",
+    reason: `the directory of REGISTRY_PATH (${parent}) is missing or not writable`,
+  };
 }
 
 /**

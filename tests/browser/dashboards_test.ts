@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { Browser } from "playwright-core";
 import { launchBrowser, openRecordedPage } from "../helpers/browser.ts";
 import { screenshotDir, seedAudit, startDashboardServer } from "./_seed.ts";
 
@@ -17,9 +18,10 @@ const options = { sanitizeOps: false, sanitizeResources: false };
 
 Deno.test("dashboards render live data and stay on loopback", options, async (t) => {
   const server = await startDashboardServer();
-  const browser = await launchBrowser();
+  let browser: Browser | undefined;
   const shots = await screenshotDir();
   try {
+    browser = await launchBrowser();
     await seedAudit(server);
     const { page, recorder, context } = await openRecordedPage(browser);
     const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
@@ -121,7 +123,7 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
     await context.close();
     console.log(`screenshots: ${shots}`);
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.close();
   }
 });

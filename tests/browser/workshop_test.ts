@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import type { Page } from "playwright-core";
 import { validateRegistry } from "../../src/registry/schema.ts";
+import type { Browser } from "playwright-core";
 import { launchBrowser, openRecordedPage } from "../helpers/browser.ts";
 import { evaluate, screenshotDir, startDashboardServer } from "./_seed.ts";
 
@@ -34,9 +35,10 @@ Deno.test(
   options,
   async (t) => {
     const server = await startDashboardServer({ REGISTRY_PROPOSER: "local_file" });
-    const browser = await launchBrowser();
+    let browser: Browser | undefined;
     const shots = await screenshotDir();
     try {
+      browser = await launchBrowser();
       await evaluate(server, "six", { project: "web" });
       await evaluate(server, "mysterylib", { project: "api" });
       const { page, recorder, context } = await openRecordedPage(browser);
@@ -163,7 +165,7 @@ Deno.test(
       await context.close();
       console.log(`screenshots: ${shots}`);
     } finally {
-      await browser.close();
+      await browser?.close();
       await server.close();
     }
   },
@@ -174,8 +176,9 @@ Deno.test(
   options,
   async () => {
     const server = await startDashboardServer({ REGISTRY_PROPOSER: "log_only" });
-    const browser = await launchBrowser();
+    let browser: Browser | undefined;
     try {
+      browser = await launchBrowser();
       await evaluate(server, "six", { project: "web" });
       const { page, recorder, context } = await openRecordedPage(browser);
       await openWorkshop(page, server.url);
@@ -202,7 +205,7 @@ Deno.test(
       assert.deepEqual(recorder.offLoopback, []);
       await context.close();
     } finally {
-      await browser.close();
+      await browser?.close();
       await server.close();
     }
   },

@@ -9,7 +9,8 @@ import { signBody } from "../../src/approvals/webhook.ts";
 /** A JSON response: status and parsed body. */
 export interface JsonResponse {
   status: number;
-  body: any; // deno-lint-ignore no-explicit-any
+  // deno-lint-ignore no-explicit-any
+  body: any;
   headers: Headers;
 }
 
@@ -26,13 +27,22 @@ export async function call(
     body = JSON.stringify(options.json);
     headers["content-type"] = "application/json";
   } else if (options.body !== undefined) body = options.body as BodyInit;
-  const res = await fetch(base + path, { method, headers, body, signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body,
+    signal: AbortSignal.timeout(20_000),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
 /** Polls an approval request until its proposer outcome is recorded. */
-export async function waitForProposal(base: string, id: number, timeoutMs = 20_000): Promise<{ proposal_status: string; proposal_detail: string }> {
+export async function waitForProposal(
+  base: string,
+  id: number,
+  timeoutMs = 20_000,
+): Promise<{ proposal_status: string; proposal_detail: string }> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const res = await call(base, "GET", `/api/v1/approval-requests/${id}`);

@@ -33,7 +33,10 @@ export interface FakeGithub {
   calls: FakeGithubCall[];
   pulls: FakePull[];
   /** Make the next calls to an operation (`pulls.create`, …) answer with this status. */
-  failNext(operation: "repos.get" | "pulls.list" | "pulls.create" | "issues.createComment", status: number): void;
+  failNext(
+    operation: "repos.get" | "pulls.list" | "pulls.create" | "issues.createComment",
+    status: number,
+  ): void;
   close(): Promise<void>;
 }
 
@@ -64,59 +67,77 @@ export function startFakeGithub(owner: string, repo: string, defaultBranch = "ma
     return json({ message: `fake failure of ${operation}` }, status);
   };
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
-    const url = new URL(request.url);
-    const path = decodeURIComponent(url.pathname);
-    const text = request.method === "GET" ? "" : await request.text();
-    const body = text ? JSON.parse(text) : null;
-    calls.push({
-      method: request.method,
-      path,
-      query: Object.fromEntries(url.searchParams),
-      body,
-      authorization: request.headers.get("authorization"),
-    });
-    if (request.method === "GET" && path === base) {
-      return failure("repos.get") ??
-        json({ name: repo, full_name: `${owner}/${repo}`, default_branch: defaultBranch, html_url: web });
-    }
-    if (request.method === "GET" && path === `${base}/pulls`) {
-      const head = url.searchParams.get("head");
-      const state = url.searchParams.get("state") ?? "open";
-      return failure("pulls.list") ??
-        json(
-          pulls
-            .filter((p) => (!head || `${owner}:${p.head}` === head) && (state === "all" || p.state === state))
-            .map((p) => ({ ...p, head: { ref: p.head, label: `${owner}:${p.head}` }, base: { ref: p.base } })),
-        );
-    }
-    if (request.method === "POST" && path === `${base}/pulls`) {
-      const failed = failure("pulls.create");
-      if (failed) return failed;
-      const pull: FakePull = {
-        number: pulls.length + 1,
-        title: body.title,
-        head: body.head,
-        base: body.base,
-        body: body.body ?? "",
-        state: "open",
-        html_url: `${web}/pull/${pulls.length + 1}`,
-        comments: [],
-      };
-      pulls.push(pull);
-      return json({ ...pull, head: { ref: pull.head }, base: { ref: pull.base } }, 201);
-    }
-    const comment = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(path);
-    if (request.method === "POST" && comment) {
-      const failed = failure("issues.createComment");
-      if (failed) return failed;
-      const pull = pulls.find((p) => p.number === Number(comment[1]));
-      if (!pull) return json({ message: "Not Found" }, 404);
-      pull.comments.push(body.body);
-      return json({ id: pull.comments.length, body: body.body, html_url: `${pull.html_url}#comment` }, 201);
-    }
-    return json({ message: "Not Found" }, 404);
-  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      const url = new URL(request.url);
+      const path = decodeURIComponent(url.pathname);
+      const text = request.method === "GET" ? "" : await request.text();
+      const body = text ? JSON.parse(text) : null;
+      calls.push({
+        method: request.method,
+        path,
+        query: Object.fromEntries(url.searchParams),
+        body,
+        authorization: request.headers.get("authorization"),
+      });
+      if (request.method === "GET" && path === base) {
+        return failure("repos.get") ??
+          json({
+            name: repo,
+            full_name: `${owner}/${repo}`,
+            default_branch: defaultBranch,
+            html_url: web,
+          });
+      }
+      if (request.method === "GET" && path === `${base}/pulls`) {
+        const head = url.searchParams.get("head");
+        const state = url.searchParams.get("state") ?? "open";
+        return failure("pulls.list") ??
+          json(
+            pulls
+              .filter((p) =>
+                (!head || `${owner}:${p.head}` === head) && (state === "all" || p.state === state)
+              )
+              .map((p) => ({
+                ...p,
+                head: { ref: p.head, label: `${owner}:${p.head}` },
+                base: { ref: p.base },
+              })),
+          );
+      }
+      if (request.method === "POST" && path === `${base}/pulls`) {
+        const failed = failure("pulls.create");
+        if (failed) return failed;
+        const pull: FakePull = {
+          number: pulls.length + 1,
+          title: body.title,
+          head: body.head,
+          base: body.base,
+          body: body.body ?? "",
+          state: "open",
+          html_url: `${web}/pull/${pulls.length + 1}`,
+          comments: [],
+        };
+        pulls.push(pull);
+        return json({ ...pull, head: { ref: pull.head }, base: { ref: pull.base } }, 201);
+      }
+      const comment = new RegExp(`^${base}/issues/(\\d+)/comments$`).exec(path);
+      if (request.method === "POST" && comment) {
+        const failed = failure("issues.createComment");
+        if (failed) return failed;
+        const pull = pulls.find((p) => p.number === Number(comment[1]));
+        if (!pull) return json({ message: "Not Found" }, 404);
+        pull.comments.push(body.body);
+        return json({
+          id: pull.comments.length,
+          body: body.body,
+          html_url: `${pull.html_url}#comment`,
+        }, 201);
+      }
+      return json({ message: "Not Found" }, 404);
+    },
+  );
 
   return {
     url: `http://127.0.0.1:${server.addr.port}`,

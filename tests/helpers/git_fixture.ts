@@ -54,7 +54,10 @@ export interface BareRemote {
 }
 
 /** Creates a bare repository under `root` whose main holds `files`. */
-export async function createBareRemote(root: string, files: Record<string, string>): Promise<BareRemote> {
+export async function createBareRemote(
+  root: string,
+  files: Record<string, string>,
+): Promise<BareRemote> {
   const bare = join(root, "remote.git");
   const seed = join(root, "seed");
   const scratch = join(root, "reviewer");
@@ -68,7 +71,16 @@ export async function createBareRemote(root: string, files: Record<string, strin
     async merge(branch) {
       await git(["fetch", "--quiet", "origin"], scratch);
       await git(["checkout", "--quiet", "-B", "main", "origin/main"], scratch);
-      await git(["-c", "commit.gpgsign=false", "merge", "--quiet", "--no-ff", "-m", `Merge ${branch}`, `origin/${branch}`], scratch);
+      await git([
+        "-c",
+        "commit.gpgsign=false",
+        "merge",
+        "--quiet",
+        "--no-ff",
+        "-m",
+        `Merge ${branch}`,
+        `origin/${branch}`,
+      ], scratch);
       await git(["push", "--quiet", "origin", "main:main"], scratch);
     },
     show: (branch, path) => git(["show", `${branch}:${path}`], bare),
@@ -83,7 +95,10 @@ export async function createBareRemote(root: string, files: Record<string, strin
     },
     async rejectPushes(reject) {
       if (reject) {
-        await Deno.writeTextFile(hook, "#!/bin/sh\necho 'pushes are frozen for the test' >&2\nexit 1\n");
+        await Deno.writeTextFile(
+          hook,
+          "#!/bin/sh\necho 'pushes are frozen for the test' >&2\nexit 1\n",
+        );
         await Deno.chmod(hook, 0o755);
       } else {
         await Deno.remove(hook).catch(() => {});

@@ -22,8 +22,16 @@ Deno.test("approval requests answer 202, run local_file after the response and g
     const outcome = await waitForProposal(server.url, first.body.id);
     assert.equal(outcome.proposal_status, "applied", outcome.proposal_detail);
     const registry = await call(server.url, "GET", "/api/v1/registry");
-    assert.equal(registry.body.packages.find((p: { name: string }) => p.name === "left-pad")?.status, "approved");
-    const approved = await call(server.url, "GET", "/api/v1/approval-requests?status=APPROVED", ask("web"));
+    assert.equal(
+      registry.body.packages.find((p: { name: string }) => p.name === "left-pad")?.status,
+      "approved",
+    );
+    const approved = await call(
+      server.url,
+      "GET",
+      "/api/v1/approval-requests?status=APPROVED",
+      ask("web"),
+    );
     assert.deepEqual(approved.body.items.map((i: { package: string }) => i.package), ["left-pad"]);
     assert.match(await Deno.readTextFile(server.registryPath), /name: left-pad/);
   } finally {
@@ -36,7 +44,10 @@ Deno.test("GET /approval-requests filters by project first, then collapses per p
   const server = await startTestServer({ env: { REGISTRY_PROPOSER: "log_only" } });
   try {
     const post = (project: string, pkg: string, rationale: string) =>
-      call(server.url, "POST", "/api/v1/approval-requests", { json: { package: pkg, rationale }, ...ask(project) });
+      call(server.url, "POST", "/api/v1/approval-requests", {
+        json: { package: pkg, rationale },
+        ...ask(project),
+      });
     assert.equal((await post("web", "attrs", "first")).status, 202);
     assert.equal((await post("api", "attrs", "second")).status, 202);
     assert.equal((await post("web", "attrs", "third")).status, 202);
@@ -44,7 +55,10 @@ Deno.test("GET /approval-requests filters by project first, then collapses per p
 
     const web = await call(server.url, "GET", "/api/v1/approval-requests?project=web");
     assert.equal(web.status, 200);
-    assert.deepEqual(web.body.items.map((i: { package: string; count: number }) => [i.package, i.count]), [["attrs", 2]]);
+    assert.deepEqual(
+      web.body.items.map((i: { package: string; count: number }) => [i.package, i.count]),
+      [["attrs", 2]],
+    );
     assert.deepEqual(web.body.items[0].projects, ["web"]);
     assert.equal(web.body.items[0].rationale, "third");
 
@@ -57,12 +71,23 @@ Deno.test("GET /approval-requests filters by project first, then collapses per p
     assert.ok(all.body.items.some((i: { package: string }) => i.package === "rich"));
 
     const mine = await call(server.url, "GET", "/api/v1/approval-requests", ask("api"));
-    assert.deepEqual(mine.body.items.map((i: { package: string }) => i.package).sort(), ["attrs", "rich"]);
+    assert.deepEqual(mine.body.items.map((i: { package: string }) => i.package).sort(), [
+      "attrs",
+      "rich",
+    ]);
     const nobody = await call(server.url, "GET", "/api/v1/approval-requests");
     assert.deepEqual(nobody.body.items, []);
-    const allStatuses = await call(server.url, "GET", "/api/v1/approval-requests?project=*&status=all");
+    const allStatuses = await call(
+      server.url,
+      "GET",
+      "/api/v1/approval-requests?project=*&status=all",
+    );
     assert.equal(allStatuses.body.items.length, 2);
-    const approved = await call(server.url, "GET", "/api/v1/approval-requests?project=*&status=APPROVED");
+    const approved = await call(
+      server.url,
+      "GET",
+      "/api/v1/approval-requests?project=*&status=APPROVED",
+    );
     assert.deepEqual(approved.body.items, []);
 
     const bad = await call(server.url, "GET", "/api/v1/approval-requests?status=pending");
@@ -92,7 +117,9 @@ Deno.test("POST /approval-requests rejects invalid input with 400 problems", asy
       });
     }
     await t.step("not JSON", async () => {
-      const res = await call(server.url, "POST", "/api/v1/approval-requests", { body: "package=attrs" });
+      const res = await call(server.url, "POST", "/api/v1/approval-requests", {
+        body: "package=attrs",
+      });
       assert.equal(res.status, 400);
     });
     await t.step("unknown id", async () => {
@@ -141,7 +168,10 @@ Deno.test("POST /registry/proposals validates the body and runs the proposer", a
     });
     await t.step("valid rule → 200 applied and live", async () => {
       const res = await call(server.url, "POST", "/api/v1/registry/proposals", {
-        json: { rule: { name: "Attrs", status: "preferred", reason: "house style" }, context: { rationale: "triage" } },
+        json: {
+          rule: { name: "Attrs", status: "preferred", reason: "house style" },
+          context: { rationale: "triage" },
+        },
       });
       assert.equal(res.status, 200);
       assert.equal(res.body.result.backend, "local_file");
@@ -164,7 +194,10 @@ Deno.test("POST /registry/proposals with log_only says the rule is only logged",
     assert.equal(res.body.result.status, "logged");
     assert.match(res.body.result.detail, /only logged/);
     const registry = await call(server.url, "GET", "/api/v1/registry");
-    assert.equal(registry.body.packages.some((p: { name: string }) => p.name === "tiny-helper"), false);
+    assert.equal(
+      registry.body.packages.some((p: { name: string }) => p.name === "tiny-helper"),
+      false,
+    );
   } finally {
     await server.close();
   }
@@ -176,11 +209,17 @@ Deno.test("POST /registry/proposals is operator-only in org mode", async () => {
     const rule = { rule: { name: "attrs", status: "approved" } };
     const user = { "x-forwarded-user": "ana", "x-forwarded-groups": "developers" };
     const admin = { "x-forwarded-user": "root", "x-forwarded-groups": "developers,policy-admins" };
-    const denied = await call(server.url, "POST", "/api/v1/registry/proposals", { json: rule, headers: user });
+    const denied = await call(server.url, "POST", "/api/v1/registry/proposals", {
+      json: rule,
+      headers: user,
+    });
     assert.equal(denied.status, 403);
     const pending = await call(server.url, "GET", "/api/v1/registry/pending", { headers: user });
     assert.equal(pending.status, 200);
-    const allowed = await call(server.url, "POST", "/api/v1/registry/proposals", { json: rule, headers: admin });
+    const allowed = await call(server.url, "POST", "/api/v1/registry/proposals", {
+      json: rule,
+      headers: admin,
+    });
     assert.equal(allowed.status, 200);
     assert.equal(allowed.body.result.status, "applied");
   } finally {
@@ -188,7 +227,12 @@ Deno.test("POST /registry/proposals is operator-only in org mode", async () => {
   }
 });
 
-function auditRow(pkg: string, verdict: NewAuditRow["verdict"], source = "api", project = "web"): NewAuditRow {
+function auditRow(
+  pkg: string,
+  verdict: NewAuditRow["verdict"],
+  source = "api",
+  project = "web",
+): NewAuditRow {
   return {
     package: pkg,
     version: null,
@@ -219,14 +263,31 @@ Deno.test("GET /registry/pending orders reasons by signal, then recency, and lea
       clock = Date.now() - daysAgo * day;
       for (const row of rows) await seed.audit.insert(row);
     };
-    await at(5, [auditRow("alpha-req", "DENIED"), auditRow("alpha-req", "DENIED"), auditRow("alpha-req", "DENIED")]);
-    await at(2, [auditRow("beta-prov", "PROVISIONALLY_ALLOWED"), auditRow("beta-prov", "ALLOWED", "check", "api")]);
+    await at(5, [
+      auditRow("alpha-req", "DENIED"),
+      auditRow("alpha-req", "DENIED"),
+      auditRow("alpha-req", "DENIED"),
+    ]);
+    await at(2, [
+      auditRow("beta-prov", "PROVISIONALLY_ALLOWED"),
+      auditRow("beta-prov", "ALLOWED", "check", "api"),
+    ]);
     await at(1, [auditRow("iota-prov", "PROVISIONALLY_ALLOWED")]);
     await at(3, [auditRow("gamma-asked", "PROVISIONALLY_ALLOWED")]);
-    await at(4, [auditRow("delta-denied", "DENIED"), auditRow("delta-denied", "DENIED"), auditRow("delta-denied", "DENIED", "hook", "api")]);
+    await at(4, [
+      auditRow("delta-denied", "DENIED"),
+      auditRow("delta-denied", "DENIED"),
+      auditRow("delta-denied", "DENIED", "hook", "api"),
+    ]);
     await at(1, [auditRow("epsilon-denied", "DENIED"), auditRow("epsilon-denied", "DENIED")]);
-    await at(6, [auditRow("zeta-check", "ALLOWED", "check"), auditRow("zeta-check", "ALLOWED", "check")]);
-    await at(1, [auditRow("eta-mixed", "ALLOWED", "check"), auditRow("eta-mixed", "ALLOWED", "api")]);
+    await at(6, [
+      auditRow("zeta-check", "ALLOWED", "check"),
+      auditRow("zeta-check", "ALLOWED", "check"),
+    ]);
+    await at(1, [
+      auditRow("eta-mixed", "ALLOWED", "check"),
+      auditRow("eta-mixed", "ALLOWED", "api"),
+    ]);
     await at(1, [auditRow("requests", "PROVISIONALLY_ALLOWED")]);
     await at(40, [auditRow("theta-old", "PROVISIONALLY_ALLOWED")]);
     // gamma-asked had an approval request once (now approved): no longer "provisional-no-rationale".
@@ -252,7 +313,9 @@ Deno.test("GET /registry/pending orders reasons by signal, then recency, and lea
 
     const res = await call(server.url, "GET", "/api/v1/registry/pending");
     assert.equal(res.status, 200);
-    const rows = res.body.items.map((i: { package: string; reason: string; count: number }) => [i.package, i.reason, i.count]);
+    const rows = res.body.items.map((
+      i: { package: string; reason: string; count: number },
+    ) => [i.package, i.reason, i.count]);
     assert.deepEqual(rows, [
       ["alpha-req", "requested", 2],
       ["iota-prov", "provisional-no-rationale", 1],

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadSettings } from "../../src/config/settings.ts";
+import { silentLogger } from "../../src/log/logger.ts";
+import { buildServer } from "../../src/server.ts";
 import { call, waitForProposal } from "../helpers/approvals.ts";
 import { startTestServer } from "../helpers/server.ts";
 
@@ -9,7 +12,9 @@ const fixture = (file: string) => new URL(`../fixtures/proposers/${file}`, impor
 Deno.test("an approval request answers 202 while a module: proposer hangs", async () => {
   // A relative specifier resolves against the working directory (SPEC §15.8).
   const path = relative(Deno.cwd(), fileURLToPath(fixture("hanging_proposer.ts")));
-  const server = await startTestServer({ env: { REGISTRY_PROPOSER: `module:./${path}:HangingProposer` } });
+  const server = await startTestServer({
+    env: { REGISTRY_PROPOSER: `module:./${path}:HangingProposer` },
+  });
   try {
     assert.equal((await call(server.url, "GET", "/api/v1/health")).body.proposer, "hanging");
     const res = await call(server.url, "POST", "/api/v1/approval-requests", {
@@ -56,8 +61,25 @@ Deno.test("an approval request answers 202 when a module: proposer throws, and t
 });
 
 Deno.test("a module: proposer that cannot be loaded stops the start-up with a clear message", async () => {
-  await assert.rejects(
-    () => startTestServer({ env: { REGISTRY_PROPOSER: `module:${fixture("throwing_proposer.ts").href}:Missing` } }),
-    /cannot set up the proposer: .*no exported class Missing/,
-  );
+  const dir = await Deno.makeTempDir({ prefix: "policyd-module-" });
+  try {
+    const settings = loadSettings({
+      POLICY_DB_PATH: join(dir, "policyd.db"),
+      REGISTRY_PATH: join(dir, "registry.yaml"),
+      REGISTRY_RELOAD_INTERVAL: "0",
+      CVE_SCAN_SCHEDULE: "off",
+      REDIS_URL: "none",
+      REGISTRY_PROPOSER: `module:${fixture("throwing_proposer.ts").href}:Missing`,
+    });
+    await assert.rejects(
+      () => buildServer(settings, { log: silentLogger, background: false }),
+      (error: Error) => {
+        assert.equal(error.name, "StartupError");
+        assert.match(error.message, /cannot set up the proposer: .*no exported class Missing/);
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

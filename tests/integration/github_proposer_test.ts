@@ -49,23 +49,32 @@ Deno.test("github proposer: PR, amend, push failure, then the merge webhook appr
       assert.equal(github.pulls[0].head, BRANCH);
       assert.equal(github.pulls[0].base, "main");
       assert.match(github.pulls[0].body, /pads report columns/);
-      assert.match(await remote.show(BRANCH, "registry/registry.yaml"), /- name: left-pad\n\s+status: approved/);
+      assert.match(
+        await remote.show(BRANCH, "registry/registry.yaml"),
+        /- name: left-pad\n\s+status: approved/,
+      );
       const author = await git(["log", "-1", "--format=%an <%ae>|%s", BRANCH], remote.bare);
       assert.equal(author.trim(), "policy-bot <bot@policy.test>|policy: approved left-pad");
       assert.ok(github.calls.every((c) => c.authorization === `token ${TOKEN}`));
       const registry = await call(server.url, "GET", "/api/v1/registry");
-      assert.equal(registry.body.packages.some((p: { name: string }) => p.name === "left-pad"), false);
+      assert.equal(
+        registry.body.packages.some((p: { name: string }) => p.name === "left-pad"),
+        false,
+      );
     });
 
-    await t.step("a second request from another project comments on the open pull request (amended)", async () => {
-      const outcome = await request("left-pad", "api", "needed by the API too");
-      assert.equal(outcome.proposal_status, "amended", outcome.proposal_detail);
-      assert.equal(github.pulls.length, 1);
-      assert.equal(github.pulls[0].comments.length, 1);
-      assert.match(github.pulls[0].comments[0], /project: api/);
-      const list = github.calls.find((c) => c.method === "GET" && c.path === "/repos/o/r/pulls");
-      assert.equal(list?.query.head, `o:${BRANCH}`);
-    });
+    await t.step(
+      "a second request from another project comments on the open pull request (amended)",
+      async () => {
+        const outcome = await request("left-pad", "api", "needed by the API too");
+        assert.equal(outcome.proposal_status, "amended", outcome.proposal_detail);
+        assert.equal(github.pulls.length, 1);
+        assert.equal(github.pulls[0].comments.length, 1);
+        assert.match(github.pulls[0].comments[0], /project: api/);
+        const list = github.calls.find((c) => c.method === "GET" && c.path === "/repos/o/r/pulls");
+        assert.equal(list?.query.head, `o:${BRANCH}`);
+      },
+    );
 
     await t.step("a rejected push answers failed with a useful detail", async () => {
       await remote.rejectPushes(true);
@@ -80,48 +89,73 @@ Deno.test("github proposer: PR, amend, push failure, then the merge webhook appr
       }
     });
 
-    await t.step("operator proposals through github say the rule goes live after the merge", async () => {
-      const res = await call(server.url, "POST", "/api/v1/registry/proposals", {
-        json: { rule: { name: "other-lib", status: "approved" }, context: { rationale: "triage" } },
-      });
-      assert.equal(res.status, 200);
-      assert.equal(res.body.result.backend, "github");
-      assert.equal(res.body.result.status, "opened", res.body.result.detail);
-      assert.equal(res.body.result.branch, "policy/approval/other-lib");
-      assert.match(res.body.result.detail, /only after the pull request is merged/);
-    });
+    await t.step(
+      "operator proposals through github say the rule goes live after the merge",
+      async () => {
+        const res = await call(server.url, "POST", "/api/v1/registry/proposals", {
+          json: {
+            rule: { name: "other-lib", status: "approved" },
+            context: { rationale: "triage" },
+          },
+        });
+        assert.equal(res.status, 200);
+        assert.equal(res.body.result.backend, "github");
+        assert.equal(res.body.result.status, "opened", res.body.result.detail);
+        assert.equal(res.body.result.branch, "policy/approval/other-lib");
+        assert.match(res.body.result.detail, /only after the pull request is merged/);
+      },
+    );
 
-    await t.step("the merge webhook pulls the merged YAML and the reload approves the pending requests", async () => {
-      await remote.merge(BRANCH);
-      const delivery = await signedDelivery(SECRET, "pull_request", mergedPullRequest(BRANCH));
-      const res = await call(server.url, "POST", "/api/v1/registry/webhook", delivery);
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.equal(res.body.reload.ok, true);
-      assert.equal(res.body.reload.added_packages, 1);
-      assert.equal(res.body.reload.approved_requests, 2);
-      const approved = await call(server.url, "GET", "/api/v1/approval-requests?project=*&status=APPROVED");
-      assert.deepEqual(approved.body.items.map((i: { package: string; count: number }) => [i.package, i.count]), [
-        ["left-pad", 2],
-      ]);
-      const pending = await call(server.url, "GET", "/api/v1/approval-requests?project=*");
-      assert.deepEqual(pending.body.items.map((i: { package: string }) => i.package), ["tiny-helper"]);
-      assert.match(await Deno.readTextFile(server.registryPath), /name: left-pad/);
-      const evaluation = await call(server.url, "GET", "/api/v1/evaluate?package=left-pad");
-      assert.equal(evaluation.body.registry_status, "approved");
-    });
-
-    await t.step("a merge webhook whose pull fails answers 502 and keeps the registry", async () => {
-      const before = await Deno.readFile(server.registryPath);
-      await Deno.rename(remote.bare, remote.bare + ".gone");
-      try {
-        const delivery = await signedDelivery(SECRET, "pull_request", mergedPullRequest(BRANCH, 2));
+    await t.step(
+      "the merge webhook pulls the merged YAML and the reload approves the pending requests",
+      async () => {
+        await remote.merge(BRANCH);
+        const delivery = await signedDelivery(SECRET, "pull_request", mergedPullRequest(BRANCH));
         const res = await call(server.url, "POST", "/api/v1/registry/webhook", delivery);
-        assert.equal(res.status, 502);
-        assert.deepEqual(await Deno.readFile(server.registryPath), before);
-      } finally {
-        await Deno.rename(remote.bare + ".gone", remote.bare);
-      }
-    });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.reload.ok, true);
+        assert.equal(res.body.reload.added_packages, 1);
+        assert.equal(res.body.reload.approved_requests, 2);
+        const approved = await call(
+          server.url,
+          "GET",
+          "/api/v1/approval-requests?project=*&status=APPROVED",
+        );
+        assert.deepEqual(
+          approved.body.items.map((i: { package: string; count: number }) => [i.package, i.count]),
+          [
+            ["left-pad", 2],
+          ],
+        );
+        const pending = await call(server.url, "GET", "/api/v1/approval-requests?project=*");
+        assert.deepEqual(pending.body.items.map((i: { package: string }) => i.package), [
+          "tiny-helper",
+        ]);
+        assert.match(await Deno.readTextFile(server.registryPath), /name: left-pad/);
+        const evaluation = await call(server.url, "GET", "/api/v1/evaluate?package=left-pad");
+        assert.equal(evaluation.body.registry_status, "approved");
+      },
+    );
+
+    await t.step(
+      "a merge webhook whose pull fails answers 502 and keeps the registry",
+      async () => {
+        const before = await Deno.readFile(server.registryPath);
+        await Deno.rename(remote.bare, remote.bare + ".gone");
+        try {
+          const delivery = await signedDelivery(
+            SECRET,
+            "pull_request",
+            mergedPullRequest(BRANCH, 2),
+          );
+          const res = await call(server.url, "POST", "/api/v1/registry/webhook", delivery);
+          assert.equal(res.status, 502);
+          assert.deepEqual(await Deno.readFile(server.registryPath), before);
+        } finally {
+          await Deno.rename(remote.bare + ".gone", remote.bare);
+        }
+      },
+    );
 
     await t.step("neither the token nor the webhook secret reach the logs", () => {
       assert.ok(lines.length > 0);

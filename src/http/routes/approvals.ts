@@ -23,7 +23,9 @@ const createSchema = z.object({
 
 const listSchema = z.object({
   status: z
-    .enum(["PENDING_REVIEW", "APPROVED", "all"], { message: "expected PENDING_REVIEW, APPROVED or all" })
+    .enum(["PENDING_REVIEW", "APPROVED", "all"], {
+      message: "expected PENDING_REVIEW, APPROVED or all",
+    })
     .default("PENDING_REVIEW"),
 });
 
@@ -34,7 +36,9 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.post("/approval-requests", async (c) => {
     const body = parseOr400(createSchema, await jsonBody(c), "approval request");
     const parsed = parsePackageSpec(body.package, body.version ?? undefined);
-    if (!parsed.ok) throw badRequest(parsed.message, [{ path: parsed.path, message: parsed.message }]);
+    if (!parsed.ok) {
+      throw badRequest(parsed.message, [{ path: parsed.path, message: parsed.message }]);
+    }
     const displayName = body.package.trim().split(/[\s=!<>~;\[@(]/)[0] || parsed.request.name;
     const row = await deps.approvals.request({
       package: parsed.request.name,
@@ -43,7 +47,13 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
       rationale: body.rationale,
     }, c.get("context"));
     return c.json(
-      { id: row.id, package: row.package, status: row.status, project: row.project, created_at: row.created_at },
+      {
+        id: row.id,
+        package: row.package,
+        status: row.status,
+        project: row.project,
+        created_at: row.created_at,
+      },
       202,
     );
   });
@@ -59,7 +69,11 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   routes.get("/approval-requests/:id", async (c) => {
-    const id = parseOr400(z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER), c.req.param("id"), "id");
+    const id = parseOr400(
+      z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+      c.req.param("id"),
+      "id",
+    );
     const row = await deps.approvals.get(id);
     if (!row) throw new ProblemError(404, "not-found", `no approval request ${id}`);
     return c.json(row);

@@ -39,7 +39,9 @@ export function proposalRoutes(deps: AppDeps): Hono<AppEnv> {
     const body = parseOr400(bodySchema, await jsonBody(c), "proposal");
     const checked = checkRule(body.rule as ProposedRule);
     if (!checked.ok) {
-      throw new ProblemError(422, "invalid-rule", "the proposed rule is invalid", { errors: checked.errors });
+      throw new ProblemError(422, "invalid-rule", "the proposed rule is invalid", {
+        errors: checked.errors,
+      });
     }
     const call = c.get("context");
     const given = body.context ?? {};

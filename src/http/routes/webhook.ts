@@ -16,7 +16,11 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
     const outcome = await deps.webhook.handle(c.req.raw.headers, body);
     switch (outcome.kind) {
       case "no-secret":
-        throw new ProblemError(403, "webhook-disabled", "the webhook is disabled: REGISTRY_WEBHOOK_SECRET is not set");
+        throw new ProblemError(
+          403,
+          "webhook-disabled",
+          "the webhook is disabled: REGISTRY_WEBHOOK_SECRET is not set",
+        );
       case "bad-signature":
         throw new ProblemError(401, "bad-signature", "missing or invalid X-Hub-Signature-256");
       case "bad-request":
@@ -26,9 +30,14 @@ export function webhookRoutes(deps: AppDeps): Hono<AppEnv> {
       case "ignored":
         return c.json({ ignored: true, event: outcome.event, action: outcome.action }, 202);
       case "pull-failed":
-        throw new ProblemError(502, "registry-pull-failed", `${outcome.detail}; the registry is unchanged`, {
-          ...(outcome.errors ? { errors: outcome.errors } : {}),
-        });
+        throw new ProblemError(
+          502,
+          "registry-pull-failed",
+          `${outcome.detail}; the registry is unchanged`,
+          {
+            ...(outcome.errors ? { errors: outcome.errors } : {}),
+          },
+        );
       case "reloaded":
         return c.json({ reload: outcome.reload, sync: outcome.sync });
     }
