@@ -170,7 +170,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     scannerState: () =>
       scanner?.status() ?? { enabled: false, schedule: settings.CVE_SCAN_SCHEDULE, running: false },
     healthExtras: () => ({ auth: { enabled: settings.AUTH_ENABLED, backend: authenticator.name } }),
-    startedAt: Date.now(),
+    startedAt: now().getTime(),
     now,
     requestIds: options.requestIds,
     accessLog: options.accessLog,

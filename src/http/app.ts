@@ -16,6 +16,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { registryRoutes } from "./routes/registry.ts";
 import { reportRoutes } from "./routes/reports.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
+import { workflowRoutes } from "./routes/workflows.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
@@ -137,6 +138,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", registryRoutes(deps));
   app.route("/api/v1", reportRoutes(deps));
   app.route("/api/v1", openapiRoutes(deps));
+  app.route("/api/v1", workflowRoutes());
   app.route("/api/v1", approvalRoutes(deps));
   app.route("/api/v1", registryPendingRoutes(deps));
   app.route("/api/v1", proposalRoutes(deps));

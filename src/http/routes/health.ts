@@ -21,7 +21,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
       cache: deps.cacheHealth(),
       proposer: deps.proposerName(),
       scanner: deps.scannerState(),
-      uptime_s: Math.floor((Date.now() - deps.startedAt) / 1000),
+      uptime_s: Math.floor(((deps.now?.() ?? new Date()).getTime() - deps.startedAt) / 1000),
       ...deps.healthExtras?.(),
     };
     return c.json(body, dbOk ? 200 : 503);
