@@ -181,7 +181,8 @@ Deno.test("audit --json counts exactly the runtime deps of every fixture pyproje
 });
 
 Deno.test("request-approval files a request and status lists it as pending", async () => {
-  const server = await startTestServer();
+  // log_only keeps the request pending; local_file would apply it at once.
+  const server = await startTestServer({ env: { REGISTRY_PROPOSER: "log_only" } });
   const dir = await tempGitRepo();
   try {
     await writePolicyToml(dir, server.url);

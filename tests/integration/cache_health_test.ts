@@ -10,7 +10,9 @@ Deno.test("with a real Redis the server reports cache ok; with Redis unreachable
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const deadPort = (probe.addr as Deno.NetAddr).port;
   probe.close();
-  const down = await startTestServer({ env: { ...base, REDIS_URL: `redis://127.0.0.1:${deadPort}` } });
+  const down = await startTestServer({
+    env: { ...base, REDIS_URL: `redis://127.0.0.1:${deadPort}` },
+  });
   try {
     const first = await (await fetch(`${up.url}/api/v1/evaluate?package=black`)).json();
     equal(first.license, "MIT");

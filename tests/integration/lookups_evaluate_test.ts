@@ -44,15 +44,26 @@ Deno.test("a preferred package at a version with a real critical advisory is den
       equal(body.max_cvss, 9.8);
       ok(body.reason.includes("CVE-2026-39892"));
       const scores = body.cves.map((c: { score: number | null }) => c.score ?? -1);
-      deepStrictEqual(scores, [...scores].sort((a: number, b: number) => b - a), "highest score first");
-      equal(new Set(body.cves.map((c: { id: string }) => c.id)).size, body.cves.length, "aliases merged");
+      deepStrictEqual(
+        scores,
+        [...scores].sort((a: number, b: number) => b - a),
+        "highest score first",
+      );
+      equal(
+        new Set(body.cves.map((c: { id: string }) => c.id)).size,
+        body.cves.length,
+        "aliases merged",
+      );
       equal(body.latest_version, "46.0.7");
     });
-    await t.step("cryptography without a version is ALLOWED under 'latest' (46.0.7 is clean)", async () => {
-      const body = await evaluate(latest.url, "package=cryptography");
-      equal(body.verdict, "ALLOWED", body.reason);
-      deepStrictEqual(body.cves, []);
-    });
+    await t.step(
+      "cryptography without a version is ALLOWED under 'latest' (46.0.7 is clean)",
+      async () => {
+        const body = await evaluate(latest.url, "package=cryptography");
+        equal(body.verdict, "ALLOWED", body.reason);
+        deepStrictEqual(body.cves, []);
+      },
+    );
     await t.step("cryptography without a version is DENIED under 'any'", async () => {
       const body = await evaluate(any.url, "package=cryptography");
       equal(body.verdict, "DENIED", body.reason);
@@ -62,7 +73,11 @@ Deno.test("a preferred package at a version with a real critical advisory is den
       const body = await evaluate(latest.url, "package=black");
       equal(body.verdict, "PROVISIONALLY_ALLOWED", body.reason);
       equal(body.license, "MIT");
-      equal(body.license_raw, "License :: OSI Approved :: MIT License", "classifiers come before `license`");
+      equal(
+        body.license_raw,
+        "License :: OSI Approved :: MIT License",
+        "classifiers come before `license`",
+      );
       equal(body.registry_status, null);
     });
   } finally {
@@ -76,7 +91,12 @@ Deno.test("upstream 500, hang and malformed JSON each yield a decision without d
   const upstream = await startFakeUpstream();
   const timeout = 500;
   const server = await startTestServer({
-    env: { OSV_API_URL: upstream.url, PYPI_URL: upstream.url, REDIS_URL: "none", LOOKUP_TIMEOUT_MS: String(timeout) },
+    env: {
+      OSV_API_URL: upstream.url,
+      PYPI_URL: upstream.url,
+      REDIS_URL: "none",
+      LOOKUP_TIMEOUT_MS: String(timeout),
+    },
   });
   try {
     for (const mode of ["error500", "hang", "malformed"] as const) {

@@ -1,0 +1,332 @@
+/**
+ * policyd's user-facing API flows, written as workflow tests: each passing
+ * test becomes a section of the committed `workflows.md` (served at
+ * `GET /api/v1/workflows.md`). Keep them realistic: they are what AI
+ * assistants read to call policyd correctly.
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
+import { signBody } from "../../src/approvals/webhook.ts";
+import { workflowApp } from "../helpers/workflow_app.ts";
+import { createBareRemote, git } from "../helpers/git_fixture.ts";
+import { readExampleRegistry } from "../../src/registry/example.ts";
+
+Deno.test(
+  "check a package before adding it",
+  workflow(
+    "Check a package before adding it",
+    "Ask policyd whether a Python package may be added to a project, and act on the verdict.",
+    async () => {
+      const app = await workflowApp("check");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const known = await client.get("/api/v1/evaluate", {
+          query: { package: "requests", project: "shop-api" },
+        });
+        equal(known.status, 200);
+        equal(known.json<{ verdict: string }>().verdict, "ALLOWED");
+        const unknown = await client.get("/api/v1/evaluate", {
+          query: { package: "black", version: "19.10b0", project: "shop-api" },
+        });
+        const body = unknown.json<{ verdict: string; license: string }>();
+        equal(body.verdict, "PROVISIONALLY_ALLOWED");
+        equal(body.license, "MIT");
+        await stepBoundary(
+          "Client-side logic",
+          "Decide: ALLOWED → add it; PROVISIONALLY_ALLOWED → add it and request approval; DENIED → do not add it",
+          () => {
+            ok(["ALLOWED", "PROVISIONALLY_ALLOWED"].includes(body.verdict));
+          },
+        );
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "a denied package with its replacement",
+  workflow(
+    "Replace a denied package",
+    "When policyd denies a package, read the denial category and switch to the suggested replacement.",
+    async () => {
+      const app = await workflowApp("denied");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const denied = await client.get("/api/v1/evaluate", {
+          query: { package: "pycrypto", project: "shop-api" },
+        });
+        const body = denied.json<
+          { verdict: string; denial_category: string; replacement: string }
+        >();
+        deepStrictEqual([body.verdict, body.denial_category, body.replacement], [
+          "DENIED",
+          "DENIAL_BANNED",
+          "cryptography",
+        ]);
+        const replacement = await stepBoundary(
+          "Client-side logic",
+          "Take the `replacement` of the denial and pin the release you will install",
+          () => `${body.replacement}==46.0.7`,
+        );
+        const check = await client.get("/api/v1/evaluate", {
+          query: { package: replacement, project: "shop-api" },
+        });
+        equal(check.json<{ verdict: string }>().verdict, "ALLOWED");
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "request approval for a new package",
+  workflow(
+    "Request approval for a new package",
+    "File a non-blocking request to add a provisionally allowed package to the registry, then see it in the queue.",
+    async () => {
+      const app = await workflowApp("request");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const check = await client.get("/api/v1/evaluate", {
+          query: { package: "isort", project: "shop-api" },
+        });
+        equal(check.json<{ verdict: string }>().verdict, "PROVISIONALLY_ALLOWED");
+        const request = await client.post("/api/v1/approval-requests", {
+          query: { project: "shop-api" },
+          json: {
+            package: "isort",
+            rationale: "Sort imports in CI; replaces our hand-written script.",
+          },
+        });
+        equal(request.status, 202);
+        equal(request.json<{ status: string }>().status, "PENDING_REVIEW");
+        const list = await client.get("/api/v1/approval-requests", {
+          query: { project: "shop-api" },
+        });
+        equal(list.status, 200);
+        const items = list.json<{ items: Array<{ package: string; count: number }> }>().items;
+        equal(items[0].package, "isort");
+        equal(items[0].count, 1);
+        await app.built.deps.approvals.idle();
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "operator reviews the pending queue and approves through a proposal",
+  workflow(
+    "Review the pending queue and approve a package",
+    "As an operator, read the review queue, classify a package through the configured proposer, and see the rule live.",
+    async () => {
+      const app = await workflowApp("review", { env: { REGISTRY_PROPOSER: "local_file" } });
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const first = await client.get("/api/v1/evaluate", {
+          query: { package: "isort", project: "shop-api" },
+        });
+        equal(first.json<{ verdict: string }>().verdict, "PROVISIONALLY_ALLOWED");
+        const pending = await client.get("/api/v1/registry/pending", { query: { days: "30" } });
+        const items = pending.json<{ items: Array<{ package: string; reason: string }> }>().items;
+        deepStrictEqual(items.map((i) => [i.package, i.reason]), [[
+          "isort",
+          "provisional-no-rationale",
+        ]]);
+        const proposal = await client.post("/api/v1/registry/proposals", {
+          json: {
+            rule: { name: "isort", status: "approved", reason: "Formatter used across teams" },
+            context: { rationale: "Reviewed by the platform team" },
+          },
+        });
+        equal(proposal.status, 200);
+        equal(proposal.json<{ result: { status: string } }>().result.status, "applied");
+        const after = await client.get("/api/v1/evaluate", {
+          query: { package: "isort", project: "shop-api" },
+        });
+        equal(after.json<{ verdict: string }>().verdict, "ALLOWED");
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "reload after a registry merge",
+  workflow(
+    "Reload the registry after a pull request is merged",
+    "Deliver the git host's signed merge webhook so policyd pulls the merged registry and reloads it atomically.",
+    async () => {
+      const root = await Deno.makeTempDir({ prefix: "policyd-wf-git-" });
+      const example = await readExampleRegistry();
+      const remote = await createBareRemote(root, { "registry/registry.yaml": example });
+      const clone = join(root, "server-clone");
+      await git(["clone", "--quiet", remote.bare, clone]);
+      const secret = "merge-webhook-secret";
+      const app = await workflowApp("merge", {
+        registryPath: join(clone, "registry", "registry.yaml"),
+        env: { REGISTRY_WEBHOOK_SECRET: secret, REGISTRY_PROPOSER: "log_only" },
+      });
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const before = await client.get("/api/v1/evaluate", { query: { package: "isort" } });
+        equal(before.json<{ verdict: string }>().verdict, "PROVISIONALLY_ALLOWED");
+        await stepBoundary(
+          "Git host",
+          "A reviewer merges the pull request that adds isort",
+          async () => {
+            await remote.commitOnMain(
+              "registry/registry.yaml",
+              example.replace('version: "2026.11.21"', 'version: "2026.11.22"') +
+                '  - name: isort\n    status: approved\n    reason: "import sorting"\n',
+            );
+          },
+        );
+        const payload = {
+          action: "closed",
+          number: 42,
+          pull_request: {
+            number: 42,
+            merged: true,
+            base: { ref: "main" },
+            head: { ref: "policy/approval/isort" },
+          },
+          repository: { full_name: "acme/policy-registry", default_branch: "main" },
+        };
+        const signature = await signBody(secret, new TextEncoder().encode(JSON.stringify(payload)));
+        const res = await client.post("/api/v1/registry/webhook", {
+          json: payload,
+          headers: { "x-github-event": "pull_request", "x-hub-signature-256": signature },
+        });
+        equal(res.status, 200);
+        const reload = res.json<{ reload: { ok: boolean; new_version: string } }>().reload;
+        deepStrictEqual([reload.ok, reload.new_version], [true, "2026.11.22"]);
+        const after = await client.get("/api/v1/evaluate", { query: { package: "isort" } });
+        equal(after.json<{ verdict: string }>().verdict, "ALLOWED");
+      } finally {
+        await app.close();
+        await Deno.remove(root, { recursive: true }).catch(() => {});
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "audit a project's dependencies in one batch",
+  workflow(
+    "Audit a project's dependencies in one batch",
+    "Evaluate every runtime dependency of a project in one call (up to 500) and act on each verdict.",
+    async () => {
+      const app = await workflowApp("audit");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const res = await client.post("/api/v1/evaluate/batch", {
+          query: { project: "shop-api" },
+          json: {
+            packages: [
+              { package: "requests" },
+              { package: "pyyaml", version: "5.3" },
+              { package: "nose" },
+              { package: "black", version: "19.10b0" },
+            ],
+          },
+        });
+        equal(res.status, 200);
+        const results =
+          res.json<{ results: Array<{ package: string; verdict: string }> }>().results;
+        deepStrictEqual(results.map((r) => r.verdict), [
+          "ALLOWED",
+          "DENIED",
+          "DENIED",
+          "PROVISIONALLY_ALLOWED",
+        ]);
+        await stepBoundary(
+          "Client-side logic",
+          "Fail the audit when any result is DENIED; list PROVISIONALLY_ALLOWED ones for review",
+          () => ok(results.some((r) => r.verdict === "DENIED")),
+        );
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "read the security report",
+  workflow(
+    "Read the security report",
+    "See which packages were denied for known vulnerabilities, with CVE ids and severities.",
+    async () => {
+      const app = await workflowApp("security");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const denied = await client.get("/api/v1/evaluate", {
+          query: { package: "cryptography", version: "46.0.6", project: "shop-api" },
+        });
+        equal(denied.json<{ denial_category: string }>().denial_category, "DENIAL_CVE");
+        const report = await client.get("/api/v1/reports/security", {
+          query: { project: "shop-api", days: "30", limit: "5" },
+        });
+        equal(report.status, 200);
+        const body = report.json<{ total_denials: number; top_cves: Array<{ cve: string }> }>();
+        equal(body.total_denials, 1);
+        equal(body.top_cves[0].cve, "CVE-2026-39892");
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "validate a registry change before committing it",
+  workflow(
+    "Validate a registry change before committing it",
+    "Send registry YAML to parse-yaml, read the path-qualified errors, fix them and validate again.",
+    async () => {
+      const app = await workflowApp("validate");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const bad = await client.post("/api/v1/registry/parse-yaml", {
+          json: { yaml: "packages:\n  - name: isort\n    status: allowed\n" },
+        });
+        equal(bad.status, 422);
+        const errors = bad.json<{ errors: Array<{ path: string }> }>().errors;
+        equal(errors[0].path, "packages[0].status");
+        const good = await client.post("/api/v1/registry/parse-yaml", {
+          json: { yaml: "packages:\n  - name: isort\n    status: approved\n" },
+        });
+        equal(good.status, 200);
+        equal(good.json<{ ok: boolean }>().ok, true);
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
+
+Deno.test(
+  "check the service before relying on it",
+  workflow(
+    "Check that policyd is up",
+    "Probe the health endpoint before a batch of calls; it needs no authentication.",
+    async () => {
+      const app = await workflowApp("health");
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const res = await client.get("/api/v1/health");
+        equal(res.status, 200);
+        equal(res.json<{ status: string }>().status, "ok");
+      } finally {
+        await app.close();
+      }
+    },
+  ),
+);
