@@ -80,6 +80,30 @@ export function renderWorkflow(wf: Workflow): string {
   return parts.join("\n\n");
 }
 
+function names(keys: string[]): string {
+  return keys.map((k) => `\`${k}\``).join(", ");
+}
+
+/** One line saying which parameters a call sent and what it answered. */
+function describeCall(step: ApiStep): string {
+  const sent: string[] = [];
+  const query = Object.keys(step.query ?? {});
+  if (query.length > 0) sent.push(`query ${names(query)}`);
+  const body = step.request;
+  if (
+    body?.type === "json" && body.value && typeof body.value === "object" &&
+    !Array.isArray(body.value)
+  ) {
+    sent.push(`JSON body ${names(Object.keys(body.value))}`);
+  } else if (body?.type === "json" || body?.type === "text") {
+    sent.push(`a ${body.type === "json" ? "JSON" : "text"} body`);
+  }
+  const route = step.route && step.route !== step.path ? ` (route \`${step.route}\`)` : "";
+  return `${
+    sent.length > 0 ? `Sends ${sent.join(" and ")}` : "No parameters"
+  }${route}; responds ${step.status}`;
+}
+
 function sequenceTable(steps: WorkflowStep[]): string {
   if (steps.length === 0) return "_No steps were recorded._";
   const rows = steps.map((step, i) => {
@@ -87,7 +111,7 @@ function sequenceTable(steps: WorkflowStep[]): string {
       ? [
         "[Core Service]",
         `${step.method} ${step.path}`,
-        `Calls \`${step.route ?? step.path}\`, responds ${step.status}`,
+        describeCall(step),
       ]
       : ["[External/Mocked]", "Client Logic Query", `${step.name} (${step.domain})`];
     return `| ${i + 1} | ${domain} | ${cell(action)} | ${cell(description)} |`;

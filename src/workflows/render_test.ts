@@ -48,9 +48,9 @@ const EXPECTED_SECTION = `## Workflow: Check a package before adding it
 
 | Step | Domain / Boundary | Action | Description |
 |---|---|---|---|
-| 1 | [Core Service] | GET /api/v1/evaluate | Calls \`/api/v1/evaluate\`, responds 200 |
+| 1 | [Core Service] | GET /api/v1/evaluate | Sends query \`package\`; responds 200 |
 | 2 | [External/Mocked] | Client Logic Query | Decide whether to add the dependency (Client-side logic) |
-| 3 | [Core Service] | POST /api/v1/approval-requests | Calls \`/api/v1/approval-requests\`, responds 201 |
+| 3 | [Core Service] | POST /api/v1/approval-requests | Sends JSON body \`audit_id\`; responds 201 |
 
 ### 2. Observed Request & Response Payloads
 
@@ -121,7 +121,9 @@ Deno.test("renderDocument() omits Data Flow when nothing matched and shows route
   const md = renderDocument(buildDocument([wf]));
   assert.equal(md.includes("### 3. Data Flow"), false);
   assert.ok(
-    md.includes("| 1 | [Core Service] | GET /items/42 | Calls `/items/:id`, responds 404 |"),
+    md.includes(
+      "| 1 | [Core Service] | GET /items/42 | No parameters (route `/items/:id`); responds 404 |",
+    ),
   );
   assert.ok(
     md.includes(

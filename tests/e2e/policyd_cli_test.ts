@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { runDenoScript, spawnUntil } from "../helpers/cli.ts";
+import { REPO_ROOT, runDenoScript, spawnUntil } from "../helpers/cli.ts";
 import { queryDb } from "../helpers/db.ts";
 
 Deno.test("policyd quickstart creates its files, serves decisions and shuts down on SIGTERM", async () => {
@@ -20,6 +20,11 @@ Deno.test("policyd quickstart creates its files, serves decisions and shuts down
     equal(body.replacement, "cryptography");
     const health = await (await fetch(`${url}/api/v1/health`)).json();
     equal(health.status, "ok");
+    const doc = await fetch(`${url}/api/v1/workflows.md`);
+    equal(doc.status, 200);
+    equal(doc.headers.get("content-type"), "text/markdown; charset=utf-8");
+    ok(doc.headers.get("etag"));
+    equal(await doc.text(), await Deno.readTextFile(`${REPO_ROOT}/workflows.md`));
   } finally {
     child.kill("SIGTERM");
     const status = await child.status;
