@@ -68,11 +68,11 @@ Deno.test(
         ]);
         const replacement = await stepBoundary(
           "Client-side logic",
-          "Take the `replacement` of the denial and pin the release you will install",
-          () => `${body.replacement}==46.0.7`,
+          "Take the `replacement` of the denial and choose the release you will install",
+          () => ({ package: body.replacement, version: "46.0.7" }),
         );
         const check = await client.get("/api/v1/evaluate", {
-          query: { package: replacement, project: "shop-api" },
+          query: { ...replacement, project: "shop-api" },
         });
         equal(check.json<{ verdict: string }>().verdict, "ALLOWED");
       } finally {
@@ -111,7 +111,12 @@ Deno.test(
         const items = list.json<{ items: Array<{ package: string; count: number }> }>().items;
         equal(items[0].package, "isort");
         equal(items[0].count, 1);
+        // The proposer runs after the 202; wait for it so the recorded outcome is stable.
         await app.built.deps.approvals.idle();
+        const id = request.json<{ id: number }>().id;
+        const one = await client.get(`/api/v1/approval-requests/${id}`);
+        equal(one.status, 200);
+        equal(one.json<{ proposal_status: string }>().proposal_status, "logged");
       } finally {
         await app.close();
       }
@@ -161,7 +166,7 @@ Deno.test(
   "reload after a registry merge",
   workflow(
     "Reload the registry after a pull request is merged",
-    "Deliver the git host's signed merge webhook so policyd pulls the merged registry and reloads it atomically.",
+    "Deliver the git host's merge webhook (headers X-GitHub-Event: pull_request and X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with REGISTRY_WEBHOOK_SECRET>) so policyd pulls the merged registry and reloads it atomically.",
     async () => {
       const root = await Deno.makeTempDir({ prefix: "policyd-wf-git-" });
       const example = await readExampleRegistry();
