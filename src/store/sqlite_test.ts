@@ -3,26 +3,10 @@ import { join } from "node:path";
 import { openSqliteStore } from "./sqlite.ts";
 import type { NewAuditRow } from "./types.ts";
 import { queryDb } from "../../tests/helpers/db.ts";
+import { auditRow } from "../../tests/helpers/audit_rows.ts";
 
-const row = (pkg: string, extra: Partial<NewAuditRow> = {}): NewAuditRow => ({
-  package: pkg,
-  version: null,
-  license: null,
-  verdict: "ALLOWED",
-  project: "p",
-  requester: "local",
-  agent_model: null,
-  agent_version: null,
-  source: "api",
-  denial_category: null,
-  cve_ids: [],
-  max_cvss: null,
-  registry_status: null,
-  registry_version: "v1",
-  license_raw: null,
-  reason: "",
-  ...extra,
-});
+const row = (pkg: string, extra: Partial<NewAuditRow> = {}): NewAuditRow =>
+  auditRow({ package: pkg, project: "p", registry_version: "v1", reason: "", ...extra });
 
 Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migrations", async () => {
   const dir = await Deno.makeTempDir();

@@ -2,20 +2,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
-
-// The fixtures hold cryptography's real advisories but no PyPI response for
-// it; the fake serves a project response naming 46.0.7, the release that
-// fixed CVE-2026-39892 (CVSS 3.1 AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H = 9.8,
-// affecting 45.0.0 up to 46.0.7) and is affected by no other record.
-const CRYPTOGRAPHY_PROJECT = {
-  info: {
-    name: "cryptography",
-    version: "46.0.7",
-    license: null,
-    license_expression: "Apache-2.0 OR BSD-3-Clause",
-    classifiers: [],
-  },
-};
+import { CRYPTOGRAPHY_PROJECT } from "../helpers/workflow_app.ts";
 
 async function evaluate(url: string, query: string) {
   const res = await fetch(`${url}/api/v1/evaluate?${query}`);

@@ -2,28 +2,9 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { NewAuditRow } from "../../src/store/types.ts";
+import { auditRow } from "../helpers/audit_rows.ts";
 
-function row(overrides: Partial<NewAuditRow>): NewAuditRow {
-  return {
-    package: "x",
-    version: null,
-    license: null,
-    verdict: "ALLOWED",
-    project: "alpha",
-    requester: "local",
-    agent_model: null,
-    agent_version: null,
-    source: "api",
-    denial_category: null,
-    cve_ids: [],
-    max_cvss: null,
-    registry_status: null,
-    registry_version: "2026.11.21",
-    license_raw: null,
-    reason: "seeded",
-    ...overrides,
-  };
-}
+const row = auditRow;
 
 const DAY = 86_400_000;
 
