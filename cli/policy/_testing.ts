@@ -113,7 +113,7 @@ export async function writePolicyToml(dir: string, serverUrl: string, extra = ""
 }
 
 /** The shared pyproject.toml fixtures (beside the repository, in shared/). */
-export const FIXTURES = new URL("../../../shared/fixtures/pyproject/", import.meta.url);
+export const FIXTURES = new URL("../../tests/fixtures/pyproject/", import.meta.url);
 
 /** Independent reading of a fixture with smol-toml and a plain name regex. */
 export function expectedRuntimeNames(text: string): Set<string> {

@@ -37,7 +37,7 @@ Deno.test("isAffected() follows introduced, fixed, last_affected and limit event
 
 Deno.test("isAffected() agrees with every version OSV enumerates for a range in the fixtures", async () => {
   // PYSEC records list the versions their ECOSYSTEM ranges cover; each must be inside the ranges.
-  const dir = new URL("../../../shared/fixtures/osv/vulns/", import.meta.url);
+  const dir = new URL("../../tests/fixtures/osv/vulns/", import.meta.url);
   let checked = 0;
   for await (const entry of Deno.readDir(dir)) {
     const record = JSON.parse(await Deno.readTextFile(new URL(entry.name, dir)));

@@ -82,7 +82,7 @@ Deno.test("a merged vulnerability scores the highest of its records; V4 is prefe
   const ghsaOnly = toVulnerabilities(
     [JSON.parse(
       await Deno.readTextFile(
-        new URL("../../../shared/fixtures/osv/vulns/GHSA-jjg7-2v4v-x38h.json", import.meta.url),
+        new URL("../../tests/fixtures/osv/vulns/GHSA-jjg7-2v4v-x38h.json", import.meta.url),
       ),
     )],
     "idna",

@@ -111,7 +111,7 @@ const FIXTURE_LICENSES: Array<[string, string, string | null]> = [
   ["zipp/3.5.0.json", "MIT", MIT],
 ];
 
-const PYPI_FIXTURES = new URL("../../../shared/fixtures/pypi/", import.meta.url);
+const PYPI_FIXTURES = new URL("../../tests/fixtures/pypi/", import.meta.url);
 
 async function fixtureFiles(): Promise<string[]> {
   const files: string[] = [];

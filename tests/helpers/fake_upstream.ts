@@ -1,7 +1,7 @@
 /**
  * A fake of the two upstream internet services, OSV and the PyPI JSON API,
  * as a real loopback HTTP server (`Deno.serve` on port 0) serving the real
- * records in `shared/fixtures` (see its README for the mapping). Tests point
+ * records in `tests/fixtures` (see its README for the mapping). Tests point
  * `OSV_API_URL` and `PYPI_URL` at {@link FakeUpstream.url}.
  *
  * Beyond the fixtures it can: paginate OSV answers past a page size, fail
@@ -79,7 +79,7 @@ export interface SyntheticOptions {
   vector?: string;
 }
 
-const FIXTURES = new URL("../../../shared/fixtures/", import.meta.url);
+const FIXTURES = new URL("../fixtures/", import.meta.url);
 
 /** PEP 503 normalisation (kept local: the fake shares no code with the service). */
 function norm(name: string): string {
