@@ -5,14 +5,8 @@
  *
  * @module
  */
-import { z } from "zod";
 import type { ReportParams } from "../src/reports/params.ts";
-
-const querySchema = z.object({
-  days: z.coerce.number().int().min(1).max(3650).default(30),
-  limit: z.coerce.number().int().min(1).max(1000).default(20),
-  project: z.string().trim().max(200).optional(),
-});
+import { reportProject, ReportQuerySchema } from "../src/api/reports.ts";
 
 /** Parsed report-page query. */
 export interface ReportQuery {
@@ -36,7 +30,7 @@ export type ParsedReportQuery = { ok: true; query: ReportQuery } | { ok: false; 
  * ```
  */
 export function parseReportQuery(raw: Record<string, string>): ParsedReportQuery {
-  const parsed = querySchema.safeParse(raw);
+  const parsed = ReportQuerySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return {
@@ -44,7 +38,7 @@ export function parseReportQuery(raw: Record<string, string>): ParsedReportQuery
       message: `Invalid ${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`,
     };
   }
-  const project = parsed.data.project && parsed.data.project !== "*" ? parsed.data.project : null;
+  const project = reportProject(parsed.data);
   const search = new URLSearchParams();
   search.set("days", String(parsed.data.days));
   if (project) search.set("project", project);

@@ -10,46 +10,49 @@
  */
 
 import { z } from "zod";
+import {
+  ApprovalListSchema,
+  ApprovalReceiptSchema,
+  type CallSource,
+  EvaluationSchema as ContractEvaluation,
+  HealthSchema as ContractHealth,
+  MAX_BATCH,
+  ReportedCveSchema,
+  SecurityReportSchema,
+} from "../../src/api/mod.ts";
 import type { ResolvedConfig } from "./config.ts";
 import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
 
-/** Value of the `X-Policy-Source` header. */
-export type CallSource = "check" | "hook" | "precommit" | "audit" | "api";
+export { MAX_BATCH };
+export type { CallSource };
 
-const CveSchema = z.looseObject({ id: z.string(), score: z.number().nullable().optional() });
-
-/** Schema of one evaluation as returned by the server (unknown fields kept). */
-export const EvaluationSchema = z.looseObject({
-  package: z.string(),
-  version: z.string().nullable().optional(),
-  verdict: z.enum(["ALLOWED", "DENIED", "PROVISIONALLY_ALLOWED"]),
+/**
+ * The server's evaluation contract, read tolerantly: members added by a newer
+ * server are kept, members an older server lacks are optional.
+ */
+export const EvaluationSchema = ContractEvaluation.partial().required({
+  package: true,
+  verdict: true,
+}).extend({
   reason: z.string().default(""),
-  denial_category: z.string().nullable().optional(),
-  registry_status: z.string().nullable().optional(),
-  replacement: z.string().nullable().optional(),
-  license: z.string().nullable().optional(),
-  cves: z.array(CveSchema).default([]),
-  max_cvss: z.number().nullable().optional(),
-  audit_id: z.number().optional(),
-});
+  cves: z.array(ReportedCveSchema.partial().required({ id: true }).loose()).default([]),
+}).loose();
 
 /** One evaluation; `transport_error` is set on fail-open synthetic results. */
 export type EvaluationResult = z.infer<typeof EvaluationSchema> & { transport_error?: boolean };
 
 const BatchSchema = z.object({ results: z.array(EvaluationSchema) });
-const ApprovalSchema = z.looseObject({
-  id: z.union([z.number(), z.string()]),
-  package: z.string(),
-  status: z.string(),
-});
+const ApprovalSchema = ApprovalReceiptSchema.partial().required({ id: true, package: true })
+  .extend({ status: z.string() }).loose();
 const PendingSchema = z.object({
-  items: z.array(z.looseObject({ package: z.string(), count: z.number().optional() })),
+  items: z.array(
+    ApprovalListSchema.shape.items.element.partial().required({ package: true }).loose(),
+  ),
 });
-const SecuritySchema = z.looseObject({
-  total_denials: z.number(),
-  top_packages: z.array(z.looseObject({ package: z.string(), denials: z.number() })).default([]),
-});
-const HealthSchema = z.looseObject({ status: z.string(), version: z.string().optional() });
+const SecuritySchema = SecurityReportSchema.partial().required({ total_denials: true }).extend({
+  top_packages: SecurityReportSchema.shape.top_packages.default([]),
+}).loose();
+const HealthSchema = ContractHealth.partial().extend({ status: z.string() }).loose();
 
 /** A created approval request. */
 export type ApprovalReceipt = z.infer<typeof ApprovalSchema>;
@@ -79,9 +82,6 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   fetch?: typeof fetch;
 }
-
-/** Largest batch the server accepts (SPEC §7). */
-export const MAX_BATCH = 500;
 
 /** The policyd API as the client uses it. */
 export class ApiClient {

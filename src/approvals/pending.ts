@@ -8,16 +8,9 @@
  */
 import type { ApprovalRequest, AuditGroup } from "../store/types.ts";
 
-/** Reasons, highest signal first. */
-export const PENDING_REASONS = [
-  "requested",
-  "provisional-no-rationale",
-  "repeatedly-denied",
-  "pre-screened",
-] as const;
-
-/** A pending-queue reason. */
-export type PendingReason = typeof PENDING_REASONS[number];
+/** Reasons, highest signal first; the wire contract owns the list. */
+export { PENDING_REASONS, type PendingReason } from "../api/enums.ts";
+import { PENDING_REASONS, type PendingReason } from "../api/enums.ts";
 
 /** One row of the pending queue. */
 export interface PendingItem {

@@ -6,7 +6,10 @@
  */
 
 /** The three answers policyd gives. */
-export type Verdict = "ALLOWED" | "DENIED" | "PROVISIONALLY_ALLOWED";
+export const VERDICTS = ["ALLOWED", "DENIED", "PROVISIONALLY_ALLOWED"] as const;
+
+/** One of {@link VERDICTS}. */
+export type Verdict = typeof VERDICTS[number];
 
 /** Statuses a registry rule may carry (SPEC §5). */
 export const REGISTRY_STATUSES = [
@@ -21,13 +24,23 @@ export const REGISTRY_STATUSES = [
 export type RegistryStatus = typeof REGISTRY_STATUSES[number];
 
 /** Why a package was denied. Scanner alerts use `DENIAL_CVE_ALERT`. */
-export type DenialCategory =
-  | "DENIAL_BANNED"
-  | "DENIAL_DEPRECATED"
-  | "DENIAL_VERSION_CONSTRAINT"
-  | "DENIAL_CVE"
-  | "DENIAL_LICENSE"
-  | "DENIAL_LICENSE_UNKNOWN";
+export const DENIAL_CATEGORIES = [
+  "DENIAL_BANNED",
+  "DENIAL_DEPRECATED",
+  "DENIAL_VERSION_CONSTRAINT",
+  "DENIAL_CVE",
+  "DENIAL_LICENSE",
+  "DENIAL_LICENSE_UNKNOWN",
+] as const;
+
+/** One of {@link DENIAL_CATEGORIES}. */
+export type DenialCategory = typeof DENIAL_CATEGORIES[number];
+
+/** Where a call came from (the `X-Policy-Source` header; audited per row). */
+export const CALL_SOURCES = ["check", "hook", "precommit", "audit", "api"] as const;
+
+/** One of {@link CALL_SOURCES}. */
+export type CallSource = typeof CALL_SOURCES[number];
 
 /** One package rule of the registry, name already PEP 503-normalised. */
 export interface PackageRule {

@@ -7,7 +7,9 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { CALL_SOURCES } from "../store/types.ts";
+import { PROJECT_PATTERN } from "../api/headers.ts";
+import { CALL_SOURCES } from "../api/enums.ts";
+import { API_ROUTES, fullPath } from "../api/mod.ts";
 import { AuthError, AuthNotImplementedError } from "../auth/types.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
@@ -26,16 +28,8 @@ import { dashboardRoutes } from "../../dashboards/routes.tsx";
 /** Largest accepted request body (SPEC §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Routes that never require authentication (SPEC §15.27). */
-const PUBLIC_API_PATHS = new Set([
-  "/api/v1/health",
-  "/api/v1/workflows.md",
-  "/api/v1/workflows.json",
-  "/api/v1/openapi.json",
-  "/api/v1/registry/webhook",
-]);
-
-const PROJECT_PATTERN = /^[\w.@/:+-]{1,200}$/;
+/** Routes that never require authentication (SPEC §15.27): the contracts marked `public`. */
+const PUBLIC_API_PATHS = new Set(API_ROUTES.filter((r) => r.public).map(fullPath));
 
 function header(c: { req: { header(name: string): string | undefined } }, name: string) {
   const value = c.req.header(name)?.trim();

@@ -31,11 +31,9 @@ export interface ProposalContext {
   extra: Record<string, unknown>;
 }
 
-/** Status values of a proposal (seed "ProposalResult"). */
-export const PROPOSAL_STATUSES = ["opened", "amended", "applied", "logged", "failed"] as const;
-
-/** A proposal status. */
-export type ProposalStatus = typeof PROPOSAL_STATUSES[number];
+/** Status values of a proposal (seed "ProposalResult"); the wire contract owns the list. */
+export { PROPOSAL_STATUSES, type ProposalStatus } from "../api/enums.ts";
+import type { ProposalStatus } from "../api/enums.ts";
 
 /** What a proposer did (seed "ProposalResult"). */
 export interface ProposalResult {

@@ -8,10 +8,8 @@
 import type { DenialCategory, RegistryStatus, Verdict } from "../core/types.ts";
 
 /** Call sources a client may declare with `X-Policy-Source`. */
-export const CALL_SOURCES = ["check", "hook", "precommit", "audit", "api"] as const;
-
-/** Where a call came from. */
-export type CallSource = typeof CALL_SOURCES[number];
+export { CALL_SOURCES } from "../core/types.ts";
+export type { CallSource } from "../core/types.ts";
 
 /** Verdict column values: evaluation verdicts plus scanner alerts. */
 export type AuditVerdict = Verdict | "CVE_ALERT";
@@ -102,7 +100,8 @@ export interface AuditStore {
 }
 
 /** Statuses of an approval request. */
-export type ApprovalStatus = "PENDING_REVIEW" | "APPROVED";
+export type { ApprovalStatus } from "../api/enums.ts";
+import type { ApprovalStatus } from "../api/enums.ts";
 
 /** An approval request before it is stored. */
 export interface NewApprovalRequest {

@@ -44,3 +44,50 @@ Deno.test("the pure core imports no Deno or node API, no HTTP and no database", 
     deepStrictEqual(text.match(/\bDeno\.\w+/g) ?? [], [], `${path} touches the Deno namespace`);
   }
 });
+
+Deno.test("the wire contract (src/api) imports only zod and the pure core", async () => {
+  const { local } = await graph("src/api/openapi.ts");
+  ok(local.includes("src/api/evaluate.ts"), "the graph was read");
+  deepStrictEqual(
+    local.filter((path) => !path.startsWith("src/api/") && !path.startsWith("src/core/")),
+    [],
+  );
+  for (const path of local.filter((p) => p.startsWith("src/api/"))) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${path}`);
+    const bare = [...text.matchAll(/from\s+["']([^"'.][^"']*)["']/g)].map((m) => m[1]);
+    deepStrictEqual(bare.filter((name) => name !== "zod"), [], `${path} imports a package`);
+  }
+});
+
+/** Relative import specifiers (static, re-export and dynamic) of a source text. */
+function importsOf(text: string): string[] {
+  const found = text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}\/[^"']+)["']/g);
+  return [...found].map((m) => m[1]);
+}
+
+Deno.test("the client imports from the server side only src/api and src/core/names", async () => {
+  const files: string[] = ["cli/policy.ts"];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(`${REPO_ROOT}/${dir}`)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$|^_testing\.ts$/.test(entry.name)) {
+        files.push(path);
+      }
+    }
+  };
+  await walk("cli/policy");
+  const crossings: string[] = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    for (const specifier of importsOf(text)) {
+      const target = new URL(specifier, `file://${REPO_ROOT}/${file}`).pathname
+        .slice(REPO_ROOT.length + 1);
+      if (!target.startsWith("src/")) continue;
+      if (target.startsWith("src/api/") || target === "src/core/names.ts") continue;
+      crossings.push(`${file} → ${target}`);
+    }
+  }
+  ok(files.includes("cli/policy/api_client.ts"), "the client's files were read");
+  deepStrictEqual(crossings, []);
+});

@@ -4,22 +4,12 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import { BatchRequestSchema, EvaluateQuerySchema } from "../../api/evaluate.ts";
 import { parsePackageSpec } from "../../evaluation/package_spec.ts";
 import type { EvaluationRequest } from "../../core/types.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest } from "../problem.ts";
 import { jsonBody, parseOr400 } from "../validate.ts";
-
-/** Largest batch accepted (SPEC §7). */
-export const MAX_BATCH = 500;
-
-const batchSchema = z.object({
-  packages: z
-    .array(z.object({ package: z.string(), version: z.string().optional().nullable() }))
-    .min(1, { message: "at least one package is required" })
-    .max(MAX_BATCH, { message: `at most ${MAX_BATCH} packages per batch` }),
-});
 
 function toRequest(spec: string, version: string | undefined, prefix = ""): EvaluationRequest {
   const parsed = parsePackageSpec(spec, version);
@@ -34,18 +24,13 @@ export function evaluateRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
   routes.get("/evaluate", async (c) => {
-    const pkg = c.req.query("package");
-    if (pkg === undefined) {
-      throw badRequest("query parameter `package` is required", [
-        { path: "package", message: "required" },
-      ]);
-    }
-    const request = toRequest(pkg, c.req.query("version"));
+    const query = parseOr400(EvaluateQuerySchema, c.req.query(), "evaluation query");
+    const request = toRequest(query.package, query.version);
     return c.json(await deps.evaluations.evaluate(request, c.get("context")));
   });
 
   routes.post("/evaluate/batch", async (c) => {
-    const body = parseOr400(batchSchema, await jsonBody(c), "batch request");
+    const body = parseOr400(BatchRequestSchema, await jsonBody(c), "batch request");
     const requests = body.packages.map((item, i) =>
       toRequest(item.package, item.version ?? undefined, `packages[${i}].`)
     );

@@ -1,12 +1,12 @@
 /**
  * `GET /openapi.json`: an OpenAPI 3.1 description of the API, built from
- * the operation table in `../openapi_spec.ts`.
+ * the route contracts in `src/api/`.
  *
  * @module
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { buildOpenApi } from "../openapi_spec.ts";
+import { buildOpenApi } from "../../api/openapi.ts";
 
 /** The OpenAPI route. */
 export function openapiRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import { ProposalBodySchema } from "../../api/registry.ts";
 import { checkRule } from "../../proposers/registry_edit.ts";
 import type { ProposalContext, ProposedRule } from "../../proposers/types.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -14,29 +14,12 @@ import { ProblemError } from "../problem.ts";
 import { requireOperator } from "../operator.ts";
 import { jsonBody, parseOr400 } from "../validate.ts";
 
-const text = (max: number) => z.string().max(max);
-
-const bodySchema = z.object({
-  rule: z.unknown().refine((v) => v !== undefined && v !== null, { message: "required" }),
-  context: z
-    .object({
-      source: z.enum(["agent", "operator"]),
-      project: z.string().trim().min(1).max(200),
-      rationale: text(4000),
-      agent_model: text(200),
-      agent_version: text(200),
-      extra: z.record(z.string(), z.unknown()),
-    })
-    .partial()
-    .optional(),
-});
-
 /** The proposals route. */
 export function proposalRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.post("/registry/proposals", async (c) => {
     requireOperator(c, deps);
-    const body = parseOr400(bodySchema, await jsonBody(c), "proposal");
+    const body = parseOr400(ProposalBodySchema, await jsonBody(c), "proposal");
     const checked = checkRule(body.rule as ProposedRule);
     if (!checked.ok) {
       throw new ProblemError(422, "invalid-rule", "the proposed rule is invalid", {

@@ -4,6 +4,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { ParseYamlJsonSchema } from "../../api/registry.ts";
 import { compileRegistry } from "../../registry/compile.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
@@ -21,13 +22,13 @@ async function yamlText(
   } catch (error) {
     throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);
   }
-  const yaml = (body as { yaml?: unknown } | null)?.yaml;
-  if (typeof yaml !== "string") {
+  const parsed = ParseYamlJsonSchema.safeParse(body);
+  if (!parsed.success) {
     throw badRequest('expected a JSON body {"yaml": "…"} or a text/yaml body', [
       { path: "yaml", message: "required string" },
     ]);
   }
-  return yaml;
+  return parsed.data.yaml;
 }
 
 /** Registry routes. */

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { z } from "zod";
+import { reportProject, ReportQuerySchema } from "../../api/reports.ts";
 import { agentsReport } from "../../reports/agents.ts";
 import { legalReport } from "../../reports/legal.ts";
 import type { ReportParams } from "../../reports/params.ts";
@@ -13,19 +13,12 @@ import { securityReport } from "../../reports/security.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { parseOr400 } from "../validate.ts";
 
-const querySchema = z.object({
-  days: z.coerce.number().int().min(1).max(3650).default(30),
-  limit: z.coerce.number().int().min(1).max(1000).default(20),
-  project: z.string().trim().min(1).max(200).optional(),
-});
-
 function paramsOf(c: Context<AppEnv>, deps: AppDeps): ReportParams {
-  const query = parseOr400(querySchema, c.req.query(), "report query");
-  const project = query.project ?? c.req.header("x-policy-project")?.trim() ?? null;
+  const query = parseOr400(ReportQuerySchema, c.req.query(), "report query");
   return {
     days: query.days,
     limit: query.limit,
-    project: project === "*" || project === "" ? null : project,
+    project: reportProject(query, c.req.header("x-policy-project")),
     now: deps.now?.() ?? new Date(),
   };
 }

@@ -1,0 +1,112 @@
+/**
+ * Contracts of the approval-request routes.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { APPROVAL_STATUSES, PROPOSAL_STATUSES } from "./enums.ts";
+import { defineRoute } from "./contract.ts";
+
+/** Body of `POST /approval-requests`. */
+export const ApprovalCreateSchema = z.object({
+  package: z.string({ message: "required string" }).describe(
+    "PEP 508 name, optionally `name==1.2`",
+  ),
+  version: z.string().nullish().describe("PEP 440 version"),
+  rationale: z
+    .string({ message: "required string" })
+    .trim()
+    .min(1, { message: "a rationale is required" })
+    .max(4000, { message: "at most 4000 characters" }),
+});
+
+/** The 202 answer of `POST /approval-requests`. */
+export const ApprovalReceiptSchema = z.object({
+  id: z.number().int().describe("use it with GET /approval-requests/{id}"),
+  package: z.string(),
+  status: z.enum(APPROVAL_STATUSES),
+  project: z.string(),
+  created_at: z.string(),
+});
+
+/** Query of `GET /approval-requests`. */
+export const ApprovalListQuerySchema = z.object({
+  status: z
+    .enum([...APPROVAL_STATUSES, "all"], { message: "expected PENDING_REVIEW, APPROVED or all" })
+    .default("PENDING_REVIEW"),
+  project: z.string().optional().describe("project (default: the caller's; `*` = all projects)"),
+});
+
+/** Requests collapsed per package. */
+export const ApprovalListSchema = z.object({
+  items: z.array(z.object({
+    package: z.string(),
+    status: z.enum(APPROVAL_STATUSES),
+    count: z.number().int(),
+    projects: z.array(z.string()),
+    requesters: z.array(z.string()),
+    rationale: z.string(),
+    last_requested_at: z.string(),
+  })),
+});
+
+/** Path parameters of `GET /approval-requests/{id}`. */
+export const ApprovalIdParamsSchema = z.object({
+  id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
+
+/** One stored approval request. */
+export const ApprovalRequestSchema = z.object({
+  id: z.number().int(),
+  package: z.string(),
+  version: z.string().nullable(),
+  project: z.string(),
+  requester: z.string(),
+  rationale: z.string(),
+  agent_model: z.string().nullable(),
+  agent_version: z.string().nullable(),
+  status: z.enum(APPROVAL_STATUSES),
+  created_at: z.string(),
+  decided_at: z.string().nullable(),
+  proposal_status: z.enum(PROPOSAL_STATUSES).nullable().describe(
+    "outcome of the proposer fired for this request, once known",
+  ),
+  proposal_detail: z.string().nullable(),
+});
+
+/** `POST /approval-requests`. */
+export const approvalCreateRoute = defineRoute({
+  method: "post",
+  path: "/approval-requests",
+  summary: "Ask for a package to be added to the registry; the proposer runs after the 202.",
+  body: { contentType: "application/json", schema: ApprovalCreateSchema },
+  responses: {
+    202: { description: "stored; the proposer runs afterwards", schema: ApprovalReceiptSchema },
+    400: { description: "invalid body" },
+  },
+});
+
+/** `GET /approval-requests`. */
+export const approvalListRoute = defineRoute({
+  method: "get",
+  path: "/approval-requests",
+  summary: "Approval requests collapsed per package (project filter first).",
+  query: ApprovalListQuerySchema,
+  responses: {
+    200: { description: "requests collapsed per package", schema: ApprovalListSchema },
+    400: { description: "invalid status" },
+  },
+});
+
+/** `GET /approval-requests/{id}`. */
+export const approvalGetRoute = defineRoute({
+  method: "get",
+  path: "/approval-requests/:id",
+  summary: "One approval request with the outcome of its proposer.",
+  params: ApprovalIdParamsSchema,
+  responses: {
+    200: { description: "the request", schema: ApprovalRequestSchema },
+    400: { description: "invalid id" },
+    404: { description: "no such request" },
+  },
+});

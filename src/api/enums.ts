@@ -1,0 +1,33 @@
+/**
+ * Enumerations that appear on the wire and belong to no pure-core type:
+ * approval statuses, pending-queue reasons and proposal statuses. Verdicts,
+ * denial categories, registry statuses and call sources live in
+ * `src/core/types.ts` and are re-exported here so a caller finds every
+ * enumeration of the API in one place.
+ *
+ * @module
+ */
+export { CALL_SOURCES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+
+/** Statuses of an approval request. */
+export const APPROVAL_STATUSES = ["PENDING_REVIEW", "APPROVED"] as const;
+
+/** One of {@link APPROVAL_STATUSES}. */
+export type ApprovalStatus = typeof APPROVAL_STATUSES[number];
+
+/** Reasons of the review queue, highest signal first. */
+export const PENDING_REASONS = [
+  "requested",
+  "provisional-no-rationale",
+  "repeatedly-denied",
+  "pre-screened",
+] as const;
+
+/** One of {@link PENDING_REASONS}. */
+export type PendingReason = typeof PENDING_REASONS[number];
+
+/** Status values of a proposal (seed "ProposalResult"). */
+export const PROPOSAL_STATUSES = ["opened", "amended", "applied", "logged", "failed"] as const;
+
+/** One of {@link PROPOSAL_STATUSES}. */
+export type ProposalStatus = typeof PROPOSAL_STATUSES[number];

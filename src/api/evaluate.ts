@@ -1,0 +1,95 @@
+/**
+ * Contracts of `GET /evaluate` and `POST /evaluate/batch`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+import { defineRoute } from "./contract.ts";
+
+/** Largest batch accepted (SPEC §7). */
+export const MAX_BATCH = 500;
+
+/** Query of `GET /evaluate`. */
+export const EvaluateQuerySchema = z.object({
+  package: z
+    .string({ message: "required" })
+    .describe("PEP 508 name, optionally pinned: `requests` or `requests==2.31.0`"),
+  version: z.string().optional().describe("PEP 440 version"),
+  project: z.string().optional().describe(
+    "project name (or header X-Policy-Project; default `default`)",
+  ),
+});
+
+/** One vulnerability of an evaluation. */
+export const ReportedCveSchema = z.object({
+  id: z.string().describe("the CVE alias when there is one, else the record's own id"),
+  score: z.number().nullable().describe("highest CVSS base score, null when none"),
+  aliases: z.array(z.string()),
+  summary: z.string().optional(),
+});
+
+/** One evaluation as the API returns it (SPEC §7). */
+export const EvaluationSchema = z.object({
+  package: z.string(),
+  version: z.string().nullable(),
+  verdict: z.enum(VERDICTS),
+  reason: z.string(),
+  denial_category: z.enum(DENIAL_CATEGORIES).nullable(),
+  registry_status: z.enum(REGISTRY_STATUSES).nullable(),
+  replacement: z.string().nullable(),
+  license: z.string().nullable(),
+  license_raw: z.string().nullable(),
+  latest_version: z.string().nullable(),
+  cves: z.array(ReportedCveSchema),
+  max_cvss: z.number().nullable(),
+  registry_version: z.string(),
+  audit_id: z.number().int(),
+});
+
+/** One evaluation. */
+export type EvaluationDocument = z.infer<typeof EvaluationSchema>;
+
+/** One item of a batch request. */
+export const BatchItemSchema = z.object({
+  package: z.string(),
+  version: z.string().optional().nullable(),
+});
+
+/** Body of `POST /evaluate/batch`. */
+export const BatchRequestSchema = z.object({
+  packages: z
+    .array(BatchItemSchema)
+    .min(1, { message: "at least one package is required" })
+    .max(MAX_BATCH, { message: `at most ${MAX_BATCH} packages per batch` }),
+});
+
+/** Answer of `POST /evaluate/batch`: results in request order. */
+export const BatchResponseSchema = z.object({ results: z.array(EvaluationSchema) });
+
+/** `GET /evaluate`. */
+export const evaluateRoute = defineRoute({
+  method: "get",
+  path: "/evaluate",
+  summary: "Evaluate one package (optionally at a version); writes one audit row.",
+  query: EvaluateQuerySchema,
+  responses: {
+    200: { description: "the evaluation", schema: EvaluationSchema },
+    400: { description: "invalid package name, version or project" },
+  },
+});
+
+/** `POST /evaluate/batch`. */
+export const evaluateBatchRoute = defineRoute({
+  method: "post",
+  path: "/evaluate/batch",
+  summary: `Evaluate up to ${MAX_BATCH} packages; one audit row each.`,
+  body: { contentType: "application/json", schema: BatchRequestSchema },
+  responses: {
+    200: {
+      description: "one evaluation per package, in request order",
+      schema: BatchResponseSchema,
+    },
+    400: { description: `invalid body, a bad item, or more than ${MAX_BATCH} packages` },
+  },
+});

@@ -1,0 +1,58 @@
+/**
+ * The wire contract of the policyd API: one zod contract per route, imported
+ * by the routes (validation), the OpenAPI generator, the client and the
+ * dashboards. A route added to the app without a contract here fails
+ * `tests/integration/contract_test.ts`.
+ *
+ * @module
+ */
+import type { RouteContract } from "./contract.ts";
+import { evaluateBatchRoute, evaluateRoute } from "./evaluate.ts";
+import { approvalCreateRoute, approvalGetRoute, approvalListRoute } from "./approvals.ts";
+import {
+  registryGetRoute,
+  registryParseRoute,
+  registryPendingRoute,
+  registryProposalRoute,
+  registryReloadRoute,
+  registryWebhookRoute,
+} from "./registry.ts";
+import { agentsReportRoute, legalReportRoute, securityReportRoute } from "./reports.ts";
+import {
+  healthRoute,
+  openapiRoute,
+  workflowsJsonRoute,
+  workflowsMarkdownRoute,
+} from "./service.ts";
+
+export * from "./contract.ts";
+export * from "./problem.ts";
+export * from "./enums.ts";
+export * from "./headers.ts";
+export * from "./evaluate.ts";
+export * from "./approvals.ts";
+export * from "./registry.ts";
+export * from "./reports.ts";
+export * from "./service.ts";
+
+/** Every route of the API, in the order the OpenAPI document lists them. */
+export const API_ROUTES: readonly RouteContract[] = [
+  evaluateRoute,
+  evaluateBatchRoute,
+  approvalCreateRoute,
+  approvalListRoute,
+  approvalGetRoute,
+  registryGetRoute,
+  registryParseRoute,
+  registryReloadRoute,
+  registryPendingRoute,
+  registryProposalRoute,
+  registryWebhookRoute,
+  securityReportRoute,
+  legalReportRoute,
+  agentsReportRoute,
+  healthRoute,
+  openapiRoute,
+  workflowsMarkdownRoute,
+  workflowsJsonRoute,
+];

@@ -1,0 +1,123 @@
+/**
+ * Contracts of the report routes. The query schema is the single definition
+ * of `days`, `limit` and `project` for the API and the dashboard pages.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineRoute } from "./contract.ts";
+
+/** Query of every report: window, list length and project filter. */
+export const ReportQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(3650).default(30).describe("window in days"),
+  limit: z.coerce.number().int().min(1).max(1000).default(20).describe("length of lists"),
+  project: z.string().trim().max(200).optional().describe(
+    "only this project (default: header X-Policy-Project, else all; `*` or empty = all)",
+  ),
+});
+
+/** A parsed report query. */
+export type ReportQueryInput = z.infer<typeof ReportQuerySchema>;
+
+/**
+ * The project a report covers: the query's, else the header's; null for all
+ * projects (`*` or empty).
+ *
+ * @example
+ * ```ts
+ * import { reportProject } from "./reports.ts";
+ * reportProject({ days: 30, limit: 20, project: "*" }, "web"); // null
+ * ```
+ */
+export function reportProject(query: ReportQueryInput, header?: string | null): string | null {
+  const project = query.project || header?.trim() || "";
+  return project === "*" || project === "" ? null : project;
+}
+
+const VerdictCountsSchema = z.object({
+  ALLOWED: z.number().int(),
+  DENIED: z.number().int(),
+  PROVISIONALLY_ALLOWED: z.number().int(),
+});
+
+/** An audit row as reports list it. */
+export const AuditRowSchema = z.looseObject({
+  id: z.number().int(),
+  ts: z.string(),
+  package: z.string(),
+  version: z.string().nullable(),
+  project: z.string(),
+  verdict: z.string(),
+  denial_category: z.string().nullable(),
+});
+
+/** The security (CVE) report. */
+export const SecurityReportSchema = z.looseObject({
+  total_denials: z.number().int(),
+  recent_denials: z.array(AuditRowSchema),
+  severity_distribution: z.object({
+    critical: z.number().int(),
+    high: z.number().int(),
+    medium: z.number().int(),
+    low: z.number().int(),
+    unknown: z.number().int(),
+  }),
+  top_packages: z.array(z.looseObject({ package: z.string(), denials: z.number().int() })),
+  top_cves: z.array(z.looseObject({ cve: z.string(), denials: z.number().int() })),
+  hot_registry_packages: z.array(z.looseObject({ package: z.string() })),
+  recent_alerts: z.array(AuditRowSchema),
+});
+
+/** The legal (licence) report. */
+export const LegalReportSchema = z.looseObject({
+  total_denials: z.number().int(),
+  recent_denials: z.array(AuditRowSchema),
+  license_breakdown: z.array(z.object({ license: z.string(), verdicts: VerdictCountsSchema })),
+  unknown_license: z.array(z.object({ license: z.string(), verdicts: VerdictCountsSchema })),
+  top_projects: z.array(z.object({ project: z.string(), denials: z.number().int() })),
+});
+
+/** The agents report. */
+export const AgentsReportSchema = z.looseObject({
+  agents: z.array(z.looseObject({
+    agent_model: z.string(),
+    agent_version: z.string().nullable(),
+    evaluations: z.number().int(),
+    verdicts: VerdictCountsSchema,
+    denials: z.number().int(),
+  })),
+});
+
+function reportRoute<P extends string>(path: P, summary: string, schema: z.ZodType) {
+  return defineRoute({
+    method: "get",
+    path,
+    summary,
+    query: ReportQuerySchema,
+    responses: {
+      200: { description: "the report", schema },
+      400: { description: "invalid days, limit or project" },
+    },
+  });
+}
+
+/** `GET /reports/security`. */
+export const securityReportRoute = reportRoute(
+  "/reports/security",
+  "CVE report: denials, severities, top packages and CVEs, scanner alerts.",
+  SecurityReportSchema,
+);
+
+/** `GET /reports/legal`. */
+export const legalReportRoute = reportRoute(
+  "/reports/legal",
+  "Licence report: denials, licence breakdown, unknown licences, top projects.",
+  LegalReportSchema,
+);
+
+/** `GET /reports/agents`. */
+export const agentsReportRoute = reportRoute(
+  "/reports/agents",
+  "Agent activity report: evaluations per agent model and version.",
+  AgentsReportSchema,
+);

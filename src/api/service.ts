@@ -1,0 +1,66 @@
+/**
+ * Contracts of the service routes: health and the API's own documents.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { defineRoute } from "./contract.ts";
+
+/** The health document (later capabilities add members). */
+export const HealthSchema = z.looseObject({
+  status: z.enum(["ok", "unavailable"]),
+  version: z.string(),
+  registry_version: z.string(),
+  package_count: z.number().int(),
+  db: z.enum(["ok", "unavailable"]),
+  cache: z.string().describe("memory, redis, none; `degraded` when Redis is unreachable"),
+  proposer: z.string(),
+  uptime_s: z.number().int(),
+});
+
+/** `GET /health`. */
+export const healthRoute = defineRoute({
+  method: "get",
+  path: "/health",
+  summary: "Liveness and readiness.",
+  public: true,
+  responses: {
+    200: { description: "ok", schema: HealthSchema },
+    503: { description: "database unusable (body: the health document)", schema: HealthSchema },
+  },
+});
+
+/** `GET /openapi.json`. */
+export const openapiRoute = defineRoute({
+  method: "get",
+  path: "/openapi.json",
+  summary: "This document (OpenAPI 3.1, generated from the route contracts).",
+  public: true,
+  responses: {
+    200: { description: "OpenAPI 3.1", schema: z.looseObject({ openapi: z.string() }) },
+  },
+});
+
+/** `GET /workflows.md`. */
+export const workflowsMarkdownRoute = defineRoute({
+  method: "get",
+  path: "/workflows.md",
+  summary: "Test-gated API workflows for AI assistants (Markdown; ETag and 304 supported).",
+  public: true,
+  responses: {
+    200: { description: "the document", schema: z.string(), contentType: "text/markdown" },
+    304: { description: "not modified (If-None-Match)" },
+  },
+});
+
+/** `GET /workflows.json`. */
+export const workflowsJsonRoute = defineRoute({
+  method: "get",
+  path: "/workflows.json",
+  summary: "The same workflows as JSON.",
+  public: true,
+  responses: {
+    200: { description: "the workflows", schema: z.looseObject({}) },
+    304: { description: "not modified (If-None-Match)" },
+  },
+});
