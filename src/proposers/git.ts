@@ -91,6 +91,53 @@ export function gitDetail(
   return redact(text, secrets).slice(0, 600);
 }
 
+/** Outcome of {@link commitFile}. */
+export type CommitOutcome = { ok: true; sha: string | null } | { ok: false; detail: string };
+
+/**
+ * Stages one file and commits only it (other staged changes stay staged),
+ * without hooks or signing; on a failed commit the file is unstaged again.
+ *
+ * @example
+ * ```ts ignore
+ * // needs a git work tree with a changed registry.yaml
+ * const done = await commitFile({ cwd: "/repo", file: "registry.yaml", message: "Add left-pad" });
+ * ```
+ */
+export async function commitFile(options: {
+  cwd: string;
+  /** Path relative to `cwd`. */
+  file: string;
+  message: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  secrets?: ReadonlyArray<string | undefined>;
+}): Promise<CommitOutcome> {
+  const { cwd, file, env, timeoutMs, secrets } = options;
+  const run = (args: string[]) => runGit(args, { cwd, env, timeoutMs });
+  const added = await run(["add", "--", file]);
+  if (!added.ok) return { ok: false, detail: `git add failed: ${gitDetail(added, secrets)}` };
+  const committed = await run(
+    [
+      "-c",
+      "commit.gpgsign=false",
+      "commit",
+      "--no-verify",
+      "--quiet",
+      "-m",
+      options.message,
+      "--",
+      file,
+    ],
+  );
+  if (!committed.ok) {
+    await run(["reset", "--quiet", "--", file]);
+    return { ok: false, detail: `git commit failed: ${gitDetail(committed, secrets)}` };
+  }
+  const head = await run(["rev-parse", "HEAD"]);
+  return { ok: true, sha: head.ok ? head.stdout.trim() : null };
+}
+
 /** Whether a directory lies inside a git work tree. */
 export async function isInsideWorkTree(dir: string): Promise<boolean> {
   const result = await runGit(["rev-parse", "--is-inside-work-tree"], {

@@ -73,6 +73,11 @@ const apiRequest = () => ({ request: { signal: AbortSignal.timeout(30_000) } });
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { ProposalContext } from "./types.ts";
+ * declare const context: ProposalContext;
+ * const settings = loadSettings({ REGISTRY_REPO_URL: "https://github.com/acme/registry.git" });
  * const proposer = createGithubProposer({ settings, log });
  * (await proposer.propose({ name: "left-pad", status: "approved" }, context)).status; // "opened"
  * ```

@@ -7,7 +7,7 @@
  */
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
 import type { Settings } from "../config/settings.ts";
-import { botIdentityEnv, gitDetail, redact, runGit } from "./git.ts";
+import { botIdentityEnv, commitFile, gitDetail, redact, runGit } from "./git.ts";
 
 /** A git step that failed, described for a proposal detail. */
 export type Step<T = void> = { ok: true; value: T } | { ok: false; detail: string };
@@ -162,20 +162,15 @@ export function openRepoClone(settings: Settings): RepoClone {
       return cleaned.ok ? done : fail("git clean", cleaned);
     },
     async commit(message) {
-      const added = await git(["add", "--", relFile]);
-      if (!added.ok) return fail("git add", added);
-      const committed = await git([
-        "-c",
-        "commit.gpgsign=false",
-        "commit",
-        "--no-verify",
-        "--quiet",
-        "-m",
+      const done = await commitFile({
+        cwd: dir,
+        file: relFile,
         message,
-      ]);
-      if (!committed.ok) return fail("git commit", committed);
-      const head = await git(["rev-parse", "HEAD"]);
-      return head.ok ? { ok: true, value: head.stdout.trim() } : fail("git rev-parse", head);
+        env,
+        timeoutMs: 120_000,
+        secrets,
+      });
+      return done.ok ? { ok: true, value: done.sha ?? "" } : done;
     },
     async push(branch) {
       const pushed = await git(["push", "--quiet", "origin", `HEAD:refs/heads/${branch}`]);

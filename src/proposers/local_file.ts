@@ -118,6 +118,13 @@ export async function applyRuleToFile(
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * import type { ProposalContext } from "./types.ts";
+ * declare const live: LiveRegistry;
+ * declare const context: ProposalContext;
+ * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
  * const proposer = createLocalFileProposer({ settings, log, reload: () => live.reload() });
  * (await proposer.propose({ name: "left-pad", status: "approved" }, context)).status; // "applied"
  * ```

@@ -7,7 +7,7 @@
 import { basename, dirname, resolve } from "node:path";
 import { registryPath } from "../config/settings.ts";
 import { proposalBody, proposalSubject } from "./commit_message.ts";
-import { botIdentityEnv, gitDetail, runGit } from "./git.ts";
+import { botIdentityEnv, commitFile } from "./git.ts";
 import { type AfterWrite, applyRuleToFile } from "./local_file.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import type { Proposer, ProposerDeps } from "./types.ts";
@@ -17,6 +17,14 @@ import type { Proposer, ProposerDeps } from "./types.ts";
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * import type { ProposalContext, ProposedRule } from "./types.ts";
+ * declare const live: LiveRegistry;
+ * declare const rule: ProposedRule;
+ * declare const context: ProposalContext;
+ * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
  * const proposer = createLocalGitProposer({ settings, log, reload: () => live.reload() });
  * (await proposer.propose(rule, context)).commit_sha; // the new commit
  * ```
@@ -31,30 +39,10 @@ export function createLocalGitProposer(deps: ProposerDeps): Proposer {
   const mutex = createKeyedMutex();
 
   const commit: AfterWrite = async (file, rule, context) => {
-    const add = await runGit(["add", "--", basename(file)], { cwd: dir });
-    if (!add.ok) return { ok: false, detail: `git add failed: ${gitDetail(add)}` };
     const message = `${proposalSubject(rule)}\n\n${proposalBody(rule, context)}\n`;
-    // `--only` semantics (paths given): other staged changes in the tree are left alone.
-    const committed = await runGit(
-      [
-        "-c",
-        "commit.gpgsign=false",
-        "commit",
-        "--no-verify",
-        "--quiet",
-        "-m",
-        message,
-        "--",
-        basename(file),
-      ],
-      { cwd: dir, env: identity },
-    );
-    if (!committed.ok) {
-      await runGit(["reset", "--quiet", "--", basename(file)], { cwd: dir });
-      return { ok: false, detail: `git commit failed: ${gitDetail(committed)}` };
-    }
-    const head = await runGit(["rev-parse", "HEAD"], { cwd: dir });
-    return head.ok ? { ok: true, commit_sha: head.stdout.trim() } : { ok: true };
+    const done = await commitFile({ cwd: dir, file: basename(file), message, env: identity });
+    if (!done.ok) return done;
+    return done.sha ? { ok: true, commit_sha: done.sha } : { ok: true };
   };
 
   return {

@@ -13,6 +13,10 @@ import type { Proposer } from "./types.ts";
  *
  * @example
  * ```ts
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { ProposalContext, ProposedRule } from "./types.ts";
+ * declare const rule: ProposedRule;
+ * declare const context: ProposalContext;
  * const proposer = createLogOnlyProposer(log);
  * (await proposer.propose(rule, context)).status; // "logged"
  * ```

@@ -49,6 +49,9 @@ export function parseModuleSpec(value: string, cwd: string): { url: string; expo
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * const settings = loadSettings({});
  * const proposer = await loadModuleProposer("module:./my_proposer.ts:MyProposer", { settings, log });
  * ```
  */

@@ -15,6 +15,8 @@ export interface KeyedMutex {
  *
  * @example
  * ```ts
+ * const write1 = () => Deno.writeTextFile("a.txt", "1");
+ * const write2 = () => Deno.writeTextFile("a.txt", "2");
  * const mutex = createKeyedMutex();
  * await Promise.all([mutex.run("f", write1), mutex.run("f", write2)]); // write2 starts after write1
  * ```

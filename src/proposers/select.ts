@@ -41,6 +41,7 @@ async function writableDir(dir: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
  * (await detectProposer(loadSettings({}))).kind; // "log_only"
  * ```
  */
@@ -69,6 +70,11 @@ export async function detectProposer(settings: Settings): Promise<Detection> {
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * declare const live: LiveRegistry;
+ * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
  * const proposer = await selectProposer({ settings, log, reload: () => live.reload() });
  * proposer.name; // "local_file"
  * ```
