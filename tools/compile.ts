@@ -32,7 +32,7 @@ export const TARGETS: CompileTarget[] = [
   {
     name: "policyd",
     entry: "cli/policyd.ts",
-    assets: ["registry/registry.yaml", "dashboards/static", "dashboards/assets", "workflows.md"],
+    assets: ["registry/registry.yaml", "dashboards/static", "workflows.md"],
   },
   { name: "policy", entry: "cli/policy.ts", assets: [] },
 ];

@@ -5,9 +5,10 @@ import { createLogger, silentLogger } from "../log/logger.ts";
 import { loadSettings } from "../config/settings.ts";
 import { createLookupSources } from "../lookups/cached.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+import { testRedisUrl } from "../../tests/helpers/redis.ts";
 
-// The real Redis this machine runs; CI must have it too: a missing Redis fails these tests.
-const SHARED_REDIS = "redis://127.0.0.1:6379";
+// The real Redis of the run (deno task test makes sure one answers); a missing Redis fails these tests.
+const SHARED_REDIS = testRedisUrl();
 
 async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;

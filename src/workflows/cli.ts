@@ -27,8 +27,9 @@ export const USAGE = `Usage:
   workflows export --in workflows.md --out DIR [--platform cursor,claude,copilot,windsurf,cline,agents,gemini]
                   [--link URL-or-path]
 
-run     runs deno test, publishes the workflows of passing tests. With CI=true (or 1) it checks
-        instead of writing, unless --write is given.
+run     runs deno test, publishes the workflows of passing tests. Only a passing run rewrites the
+        document; --write also writes after failures. With CI=true (or 1) it checks instead of
+        writing, unless --write is given.
 check   like run, but never writes: exits 1 when the committed document is stale.
 export  writes one rule file per AI coding-assistant platform.`;
 
@@ -110,6 +111,7 @@ async function run(
     title: values.title,
     merge: values.merge ? "always" : values.full ? "never" : "auto",
     check,
+    writeAfterFailure: values.write,
     cwd: io.cwd,
     log: io.log,
   });

@@ -29,6 +29,12 @@ export interface RunOptions {
   merge: "auto" | "always" | "never";
   /** Compare with the existing files instead of writing them. */
   check: boolean;
+  /**
+   * Write the document even when `deno test` failed (the workflows of the
+   * passing tests). Off by default: a failed run leaves the committed files
+   * untouched, so a user's tree is never dirtied by a half-passing run.
+   */
+  writeAfterFailure?: boolean;
   /** Directory `deno test` runs in; test files are keyed relative to it. */
   cwd: string;
   /** Where progress and errors are written (stderr). */
@@ -43,7 +49,8 @@ export interface RunOptions {
  * Runs the suite and compiles the document; returns the exit code: `deno
  * test`'s when it failed, otherwise 0, or 1 when the document could not be
  * compiled or (with `check`) is stale. Without a JUnit report (type error,
- * bad arguments) the document is left untouched.
+ * bad arguments), or when a test failed and `writeAfterFailure` is off, the
+ * document is left untouched.
  *
  * @example
  * ```ts ignore
@@ -86,6 +93,14 @@ export async function runWorkflowTests(options: RunOptions): Promise<number> {
     if (typeof result === "string") {
       log(`${result}; ${show(options.out)} left untouched`);
       return failed(1);
+    }
+    if (!options.check && testCode !== 0 && !options.writeAfterFailure) {
+      log(
+        `tests failed: ${show(options.out)} and ${show(options.json)} left untouched ` +
+          `(only a passing run rewrites them; --write publishes the ${plural(result.count)} ` +
+          `of the passing tests anyway)`,
+      );
+      return testCode;
     }
     const stale = await (options.check ? check : write)(options, result, log, show);
     return failed(stale ? 1 : 0);

@@ -1,11 +1,12 @@
 import { equal } from "node:assert/strict";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { testRedisUrl } from "../helpers/redis.ts";
 
 Deno.test("with a real Redis the server reports cache ok; with Redis unreachable it keeps answering and says degraded", async () => {
   const upstream = await startFakeUpstream();
   const base = { OSV_API_URL: upstream.url, PYPI_URL: upstream.url };
-  const up = await startTestServer({ env: { ...base, REDIS_URL: "redis://127.0.0.1:6379" } });
+  const up = await startTestServer({ env: { ...base, REDIS_URL: testRedisUrl() } });
   // A port nothing listens on: take a free one and close it again.
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const deadPort = (probe.addr as Deno.NetAddr).port;

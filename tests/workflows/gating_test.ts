@@ -68,7 +68,7 @@ async function withProject(fixtures: Fixture[], fn: (dir: string) => Promise<voi
 
 Deno.test("a failing test, a failing t.step, a test that throws after its calls and a leak leave no workflow", async () => {
   await withProject(["orders", "failing"], async (dir) => {
-    const result = await runner(dir, ["run", "--", "-A"]);
+    const result = await runner(dir, ["run", "--write", "--", "-A"]);
     assert.equal(result.code, 1, "deno test's exit code is propagated");
     assert.match(
       result.stdout,
@@ -95,13 +95,13 @@ Deno.test("a failing test, a failing t.step, a test that throws after its calls 
 
 Deno.test("a test failing in run 1 and passing in run 2 appears only in run 2, and vanishes when it fails again", async () => {
   await withProject(["orders", "flaky"], async (dir) => {
-    const first = await runner(dir, ["run", "--", "-A"], { FIXTURE_FAIL: "1" });
+    const first = await runner(dir, ["run", "--write", "--", "-A"], { FIXTURE_FAIL: "1" });
     assert.equal(first.code, 1);
     assert.deepEqual(names(await read(dir)), ["Place an order", "Check health"]);
     const second = await runner(dir, ["run", "--", "-A"]);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(names(await read(dir)), ["Flaky checkout", "Place an order", "Check health"]);
-    const third = await runner(dir, ["run", "--", "-A"], { FIXTURE_FAIL: "1" });
+    const third = await runner(dir, ["run", "--write", "--", "-A"], { FIXTURE_FAIL: "1" });
     assert.equal(third.code, 1);
     assert.deepEqual(
       names(await read(dir)),
@@ -113,10 +113,10 @@ Deno.test("a test failing in run 1 and passing in run 2 appears only in run 2, a
 
 Deno.test("two full runs give byte-identical documents, also with --parallel and --shuffle", async () => {
   await withProject(["orders", "failing", "flaky"], async (dir) => {
-    await runner(dir, ["run", "--", "-A"]);
+    await runner(dir, ["run", "--write", "--", "-A"]);
     const md = await read(dir);
     const json = await read(dir, "workflows.json");
-    const again = await runner(dir, ["run", "--", "-A", "--parallel", "--shuffle=3"]);
+    const again = await runner(dir, ["run", "--write", "--", "-A", "--parallel", "--shuffle=3"]);
     assert.equal(again.code, 1);
     assert.equal(await read(dir), md);
     assert.equal(await read(dir, "workflows.json"), json);
@@ -126,6 +126,20 @@ Deno.test("two full runs give byte-identical documents, also with --parallel and
       "Place an order",
       "Check health",
     ]);
+  });
+});
+
+Deno.test("a failed run leaves the committed document untouched unless --write is given", async () => {
+  await withProject(["orders", "flaky"], async (dir) => {
+    assert.equal((await runner(dir, ["run", "--", "-A"])).code, 0);
+    const md = await read(dir);
+    const json = await read(dir, "workflows.json");
+    assert.deepEqual(names(md), ["Flaky checkout", "Place an order", "Check health"]);
+    const failed = await runner(dir, ["run", "--", "-A"], { FIXTURE_FAIL: "1" });
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /tests failed: workflows\.md and workflows\.json left untouched/);
+    assert.equal(await read(dir), md);
+    assert.equal(await read(dir, "workflows.json"), json);
   });
 });
 
@@ -144,9 +158,13 @@ Deno.test("a narrowed run merges with the previous document and says so", async 
     assert.match(byFilter.stderr, /narrowed \(--filter\)/);
     assert.deepEqual(names(await read(dir)), ["Flaky checkout", "Place an order", "Check health"]);
 
-    const merged = await runner(dir, ["run", "--merge", "--", "-A", "--filter", "flaky"], {
-      FIXTURE_FAIL: "1",
-    });
+    const merged = await runner(
+      dir,
+      ["run", "--merge", "--write", "--", "-A", "--filter", "flaky"],
+      {
+        FIXTURE_FAIL: "1",
+      },
+    );
     assert.equal(merged.code, 1);
     assert.deepEqual(
       names(await read(dir)),

@@ -80,8 +80,9 @@ function banner(url: string, files: Awaited<ReturnType<typeof prepareQuickstart>
     ``,
     `Next steps:`,
     `  1. Edit ${files.registryYaml}; the server reloads it within seconds.`,
-    `  2. In a Python project: policy init --yes   (pre-commit hook + Claude Code hooks)`,
-    `  3. policy check <package>   to ask before adding a dependency.`,
+    `  2. Put the commands on your PATH: deno task install   (in the policyd checkout; installs policy and policyd)`,
+    `  3. In a Python project: policy init --yes   (pre-commit hook + Claude Code hooks)`,
+    `  4. policy check <package>   to ask before adding a dependency.`,
     `Stop with Ctrl-C.`,
     ``,
   ].join("\n");

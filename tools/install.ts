@@ -1,0 +1,95 @@
+/**
+ * `deno task install`: installs the two programs as global commands with
+ * `deno install -g` — `policyd` (the server, with `--unstable-cron` for the
+ * CVE scanner schedule) and `policy` (the client) — into
+ * `$DENO_INSTALL_ROOT/bin` (default `~/.deno/bin`). The commands run this
+ * checkout's sources, so `git pull` updates them; they need `deno` on the PATH.
+ *
+ * Usage: `deno run -A tools/install.ts`
+ *
+ * @module
+ */
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One command to install. */
+export interface InstallTarget {
+  name: "policyd" | "policy";
+  entry: string;
+  /** Permission and feature flags, the same as the `deno task` entries use. */
+  flags: string[];
+}
+
+/** The commands of the project. */
+export const INSTALL_TARGETS: readonly InstallTarget[] = [
+  { name: "policyd", entry: "cli/policyd.ts", flags: ["--allow-all", "--unstable-cron"] },
+  { name: "policy", entry: "cli/policy.ts", flags: ["--allow-all"] },
+];
+
+/** The repository root (this file lives in `tools/`). */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** The `deno install` arguments of one command (`-f` replaces an earlier installation). */
+export function installArgs(target: InstallTarget, root = ROOT): string[] {
+  return [
+    "install",
+    "--global",
+    "--force",
+    ...target.flags,
+    "--config",
+    join(root, "deno.json"),
+    "--name",
+    target.name,
+    join(root, target.entry),
+  ];
+}
+
+/** Where `deno install -g` puts the commands. */
+export function installBinDir(env: (name: string) => string | undefined): string {
+  const root = env("DENO_INSTALL_ROOT");
+  if (root) return join(root, "bin");
+  return join(env("HOME") ?? env("USERPROFILE") ?? ".", ".deno", "bin");
+}
+
+function onPath(dir: string): boolean {
+  return (Deno.env.get("PATH") ?? "").split(delimiter).includes(dir);
+}
+
+function denoOnPath(): boolean {
+  return (Deno.env.get("PATH") ?? "").split(delimiter).some((dir) => {
+    try {
+      return Deno.statSync(join(dir, Deno.build.os === "windows" ? "deno.exe" : "deno")).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function main(): Promise<number> {
+  for (const target of INSTALL_TARGETS) {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: installArgs(target),
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (!output.success) {
+      const reason = new TextDecoder().decode(output.stderr).trim().split("\n").at(-1);
+      console.error(`install: deno install of ${target.name} failed: ${reason}`);
+      return 1;
+    }
+  }
+  const bin = installBinDir((name) => Deno.env.get(name));
+  console.error(`install: installed policyd and policy in ${bin}`);
+  if (!onPath(bin)) console.error(`install: add it to your PATH: export PATH="${bin}:$PATH"`);
+  if (!denoOnPath()) {
+    console.error(
+      `install: the commands start \`deno\` from the PATH, and none is there: ` +
+        `install Deno ${Deno.version.deno} (npm install -g deno@${Deno.version.deno}, or https://deno.com), ` +
+        `or add ${dirname(Deno.execPath())} to PATH`,
+    );
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());
