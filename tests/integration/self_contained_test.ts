@@ -1,6 +1,6 @@
 /**
  * The repository is the whole product: nothing in it may read outside it.
- * A fresh clone has no `../shared` beside it, so any tracked file naming that
+ * A fresh clone has no shared folder beside it, so any tracked file naming that
  * folder (a fixture path, a script, a doc telling users to look there) fails.
  */
 import assert from "node:assert/strict";
