@@ -11,14 +11,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ClientError, EXIT, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
-import { check } from "./policy/commands/check.ts";
-import { requestApproval } from "./policy/commands/request_approval.ts";
-import { audit } from "./policy/commands/audit.ts";
-import { status } from "./policy/commands/status.ts";
-import { precommit } from "./policy/commands/precommit.ts";
-import { hook } from "./policy/commands/hook.ts";
-import { init } from "./policy/commands/init.ts";
-import { uninstall } from "./policy/commands/uninstall.ts";
 
 /** Version of the client. */
 export const CLIENT_VERSION = "0.1.0";
@@ -69,7 +61,10 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .option("--no-claude-hooks", "do not install the Claude Code hooks")
     .option("--no-precommit", "do not install the git pre-commit hook")
     .option("--no-claude-md", "do not add the CLAUDE.md section")
-    .action(async (o) => setCode(await init(o, io)));
+    .action(async (o) => {
+      const { init } = await import("./policy/commands/init.ts");
+      setCode(await init(o, io));
+    });
 
   agentFlags(
     program.command("check")
@@ -77,7 +72,10 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .argument("<package>", "package name (PEP 508 name, may be name==1.2)")
       .option("--version <version>", "version to evaluate")
       .option("--json", "print the evaluation as JSON", false),
-  ).action(async (pkg: string, o) => setCode(await check({ ...o, package: pkg }, io)));
+  ).action(async (pkg: string, o) => {
+    const { check } = await import("./policy/commands/check.ts");
+    setCode(await check({ ...o, package: pkg }, io));
+  });
 
   agentFlags(
     program.command("request-approval")
@@ -86,30 +84,55 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .requiredOption("--rationale <text>", "why the package is needed")
       .option("--version <version>", "version concerned")
       .option("--json", "print the receipt as JSON", false),
-  ).action(async (pkg: string, o) => setCode(await requestApproval({ ...o, package: pkg }, io)));
+  ).action(async (pkg: string, o) => {
+    const { requestApproval } = await import("./policy/commands/request_approval.ts");
+    setCode(await requestApproval({ ...o, package: pkg }, io));
+  });
 
   agentFlags(
     program.command("audit")
       .description("evaluate every runtime dependency of pyproject.toml")
       .option("--json", "print the results as JSON", false),
-  ).action(async (o) => setCode(await audit(o, io)));
+  ).action(async (o) => {
+    const { audit } = await import("./policy/commands/audit.ts");
+    setCode(await audit(o, io));
+  });
 
   program.command("status")
     .description("one-screen report: server, hooks, approvals, CVE denials, dependencies")
     .option("--json", "print {sections:[{name, flag, detail}]}", false)
-    .action(async (o) => setCode(await status(o, io)));
+    .action(async (o) => {
+      const { status } = await import("./policy/commands/status.ts");
+      setCode(await status(o, io));
+    });
 
   program.command("precommit")
     .description("check the staged pyproject.toml (run by the git pre-commit hook)")
-    .action(async () => setCode(await precommit(io)));
+    .action(async () => {
+      const { precommit } = await import("./policy/commands/precommit.ts");
+      setCode(await precommit(io));
+    });
 
   program.command("hook")
     .description("handle one Claude Code hook event from standard input")
-    .action(async () => setCode(await hook(io)));
+    .action(async () => {
+      const { hook } = await import("./policy/commands/hook.ts");
+      setCode(await hook(io));
+    });
 
   program.command("uninstall")
     .description("remove the hooks, the shim and the CLAUDE.md section; keep .policy.toml")
-    .action(async () => setCode(await uninstall(io)));
+    .action(async () => {
+      const { uninstall } = await import("./policy/commands/uninstall.ts");
+      setCode(await uninstall(io));
+    });
+
+  program.command("mcp")
+    .description("serve the policyd MCP tools to a coding agent on stdin/stdout")
+    .action(async () => {
+      const { mcp } = await import("./policy/commands/mcp.ts");
+      setCode(await mcp(io));
+    });
 
   return program;
 }

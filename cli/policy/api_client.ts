@@ -160,6 +160,11 @@ export class ApiClient {
     return HealthSchema.parse(await this.#call("GET", "/api/v1/health", {}));
   }
 
+  /** The headers every call carries (project, source, agent, bearer token in org mode). */
+  headers(): Headers {
+    return this.#headers(false);
+  }
+
   #failOpen(error: unknown, packages: PackageQuery[]): EvaluationResult[] {
     if (!(error instanceof ServerUnreachable) || !this.#o.failOpen) throw error;
     return packages.map((p) => ({

@@ -24,6 +24,7 @@ import {
   workflowsJsonRoute,
   workflowsMarkdownRoute,
 } from "./service.ts";
+import { mcpRoute } from "./mcp.ts";
 
 export * from "./contract.ts";
 export * from "./problem.ts";
@@ -34,6 +35,7 @@ export * from "./approvals.ts";
 export * from "./registry.ts";
 export * from "./reports.ts";
 export * from "./service.ts";
+export * from "./mcp.ts";
 
 /** Every route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly RouteContract[] = [
@@ -55,4 +57,5 @@ export const API_ROUTES: readonly RouteContract[] = [
   openapiRoute,
   workflowsMarkdownRoute,
   workflowsJsonRoute,
+  mcpRoute,
 ];

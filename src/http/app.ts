@@ -23,6 +23,7 @@ import { approvalRoutes } from "./routes/approvals.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { dashboardRoutes } from "../../dashboards/routes.tsx";
 
 /** Largest accepted request body (SPEC §7). */
@@ -137,6 +138,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", registryPendingRoutes(deps));
   app.route("/api/v1", proposalRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
+  app.route("/", mcpRoutes(deps));
   app.route("/", dashboardRoutes(deps));
   for (const mount of deps.extraRoutes ?? []) mount(app);
 
