@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ClientError, EXIT, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
+import { AGENTS, parseAgents } from "./policy/agents/names.ts";
 
 /** Version of the client. */
 export const CLIENT_VERSION = "0.1.0";
@@ -53,12 +54,25 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
     });
 
   program.command("init")
-    .description("write .policy.toml and install the pre-commit and Claude Code hooks")
+    .description("write .policy.toml and install the pre-commit hook and the coding-agent hooks")
     .option("-y, --yes", "do not ask for confirmation", false)
     .option("--server-url <url>", "policyd base URL", url)
     .option("--project <name>", "project name")
     .addOption(new Option("--mode <mode>", "client mode").choices(["single-user", "org"]))
-    .option("--no-claude-hooks", "do not install the Claude Code hooks")
+    .option(
+      "--agents <list>",
+      `agents to gate, comma-separated: ${AGENTS.join(",")} or all`,
+      (value: string) => {
+        try {
+          return parseAgents(value);
+        } catch (error) {
+          throw new InvalidArgumentError((error as Error).message);
+        }
+      },
+      ["claude"],
+    )
+    .option("--no-claude-hooks", "do not install any agent hooks")
+    .option("--no-mcp", "do not register the MCP server in the agents' MCP configuration")
     .option("--no-precommit", "do not install the git pre-commit hook")
     .option("--no-claude-md", "do not add the CLAUDE.md section")
     .action(async (o) => {
@@ -107,17 +121,22 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
     });
 
   program.command("precommit")
-    .description("check the staged pyproject.toml (run by the git pre-commit hook)")
-    .action(async () => {
+    .description("check dependencies the staged change adds (run by the git pre-commit hook)")
+    .option("--all", "check every dependency of every manifest in the index", false)
+    .action(async (o) => {
       const { precommit } = await import("./policy/commands/precommit.ts");
-      setCode(await precommit(io));
+      setCode(await precommit(io, o));
     });
 
   program.command("hook")
-    .description("handle one Claude Code hook event from standard input")
-    .action(async () => {
+    .description("handle one coding-agent hook event from standard input (see docs/hooks.md)")
+    .addOption(
+      new Option("--agent <name>", "the agent whose payload and answer format to use")
+        .choices([...AGENTS]).default("claude"),
+    )
+    .action(async (o) => {
       const { hook } = await import("./policy/commands/hook.ts");
-      setCode(await hook(io));
+      setCode(await hook(io, o));
     });
 
   program.command("uninstall")

@@ -63,26 +63,19 @@ function edit(tool: string, input: Record<string, unknown>): HookEvent {
 const single = resolveConfig({ project: "shop" }, ROOT, null);
 const org = resolveConfig({ project: "shop", mode: "org" }, ROOT, null);
 
-Deno.test("handlePreToolUse() ignores other tools and other files", async () => {
+Deno.test("handlePreToolUse() ignores other commands and other files", async () => {
   const client = fakeClient();
-  assert.equal(
-    await handlePreToolUse(
-      { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } },
-      ROOT,
-      single,
-      deps(client),
-    ),
-    null,
-  );
-  assert.equal(
-    await handlePreToolUse(
-      edit("Write", { file_path: "/repo/sub/pyproject.toml", content: "" }),
-      ROOT,
-      single,
-      deps(client),
-    ),
-    null,
-  );
+  for (const command of ["ls", "echo 'pip install pycrypto'", "pip download pycrypto"]) {
+    assert.equal(
+      await handlePreToolUse(
+        { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } },
+        ROOT,
+        single,
+        deps(client),
+      ),
+      null,
+    );
+  }
   assert.equal(
     await handlePreToolUse(
       edit("Write", { file_path: "/repo/README.md", content: "" }),
@@ -93,6 +86,36 @@ Deno.test("handlePreToolUse() ignores other tools and other files", async () => 
     null,
   );
   assert.equal(client.calls.batches.length, 0);
+});
+
+Deno.test("handlePreToolUse() gates a sub-project's pyproject.toml and shell installs", async () => {
+  const client = fakeClient();
+  const sub = await handlePreToolUse(
+    edit("Write", {
+      file_path: "/repo/sub/pyproject.toml",
+      content: `[project]\nname = "sub"\ndependencies = ["pycrypto"]\n`,
+    }),
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.equal(sub?.[0], "deny");
+  const bash = await handlePreToolUse(
+    {
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "cd sub && uv add requests 'pycrypto==2.6.1'" },
+    },
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.equal(bash?.[0], "deny");
+  assert.match(bash![1]!, /This command is blocked/);
+  assert.deepEqual(client.calls.batches.at(-1), [
+    { package: "requests", version: null },
+    { package: "pycrypto", version: "2.6.1" },
+  ]);
 });
 
 Deno.test("handlePreToolUse() denies an Edit adding a banned package, with reason and replacement", async () => {

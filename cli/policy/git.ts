@@ -29,10 +29,20 @@ export async function gitHooksDir(cwd: string): Promise<string | null> {
   return res.code === 0 ? res.stdout.trim() : null;
 }
 
-/** Staged content of `./pyproject.toml` relative to `cwd`, or null when not in the index. */
-export async function stagedFile(cwd: string, name: string): Promise<string | null> {
-  const listed = await git(["ls-files", "--cached", "--", name], cwd);
-  if (listed.code !== 0 || listed.stdout.trim() === "") return null;
-  const shown = await git(["show", `:./${name}`], cwd);
+/** Text of `path` (relative to `cwd`) at `rev` (`""` for the index), or null when absent. */
+export async function fileAt(cwd: string, rev: string, path: string): Promise<string | null> {
+  const shown = await git(["show", `${rev}:./${path}`], cwd);
   return shown.code === 0 ? shown.stdout : null;
+}
+
+/**
+ * Paths (relative to `cwd`, under it) of the files the index adds, copies,
+ * modifies or renames against HEAD; with `all`, every file in the index.
+ */
+export async function stagedPaths(cwd: string, all: boolean): Promise<string[]> {
+  const res = all
+    ? await git(["ls-files", "--cached", "-z"], cwd)
+    : await git(["diff", "--cached", "--name-only", "--relative", "--diff-filter=ACMR", "-z"], cwd);
+  if (res.code !== 0) return [];
+  return res.stdout.split("\0").filter(Boolean);
 }

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   claudeHooksInstalled,
-  EDIT_MATCHER,
   installClaudeHooks,
+  PRE_TOOL_MATCHER,
   settingsPath,
   uninstallClaudeHooks,
 } from "./install/claude_settings.ts";
@@ -47,7 +47,7 @@ Deno.test("installClaudeHooks() merges, is idempotent and refreshes a moved comm
   const settings = JSON.parse(once);
   assert.equal(settings.model, "x");
   assert.deepEqual(settings.hooks.PreToolUse[0], other);
-  assert.equal(settings.hooks.PreToolUse[1].matcher, EDIT_MATCHER);
+  assert.equal(settings.hooks.PreToolUse[1].matcher, PRE_TOOL_MATCHER);
 
   assert.equal(installClaudeHooks(root, "policy hook").written, true);
   const moved = JSON.parse(Deno.readTextFileSync(settingsPath(root)));

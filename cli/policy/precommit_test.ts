@@ -24,7 +24,7 @@ const STAGED = `[project]\ndependencies = ["requests>=2.31", "pycrypto==2.6.1", 
 
 Deno.test("runPrecommit() passes silently when pyproject.toml is not staged", async () => {
   const seen: PackageQuery[][] = [];
-  assert.deepEqual(await runPrecommit({ staged: null, client: client({}, seen) }), {
+  assert.deepEqual(await runPrecommit({ manifests: [], client: client({}, seen) }), {
     code: 0,
     stderr: "",
   });
@@ -34,7 +34,7 @@ Deno.test("runPrecommit() passes silently when pyproject.toml is not staged", as
 Deno.test("runPrecommit() blocks a DENIED dependency with the structured line first", async () => {
   const seen: PackageQuery[][] = [];
   const result = await runPrecommit({
-    staged: STAGED,
+    manifests: [{ path: "pyproject.toml", before: null, after: STAGED }],
     client: client({
       pycrypto: {
         verdict: "DENIED",
@@ -82,7 +82,7 @@ Deno.test("runPrecommit() blocks a DENIED dependency with the structured line fi
 
 Deno.test("runPrecommit() passes with a warning on a fail-open transport error", async () => {
   const result = await runPrecommit({
-    staged: STAGED,
+    manifests: [{ path: "pyproject.toml", before: null, after: STAGED }],
     client: client({
       requests: { transport_error: true },
       pycrypto: { transport_error: true },
@@ -101,7 +101,10 @@ Deno.test("runPrecommit() blocks with one line when the server cannot be used", 
     ]
   ) {
     await t.step(error.name, async () => {
-      const result = await runPrecommit({ staged: STAGED, client: error });
+      const result = await runPrecommit({
+        manifests: [{ path: "pyproject.toml", before: null, after: STAGED }],
+        client: error,
+      });
       assert.equal(result.code, 1);
       assert.equal(result.stderr.trimEnd().split("\n").length, 1);
       assert.match(result.stderr, /commit blocked/);

@@ -85,6 +85,7 @@ Deno.test("the client's module graph contains no server code", async () => {
     "@renovatebot/pep440",
     "commander",
     "pip-requirements-js",
+    "shell-quote",
     "smol-toml",
     "zod",
   ]);

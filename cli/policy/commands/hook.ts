@@ -1,19 +1,40 @@
 /**
- * `policy hook`: one Claude Code hook event on stdin, the protocol's JSON on
- * stdout, exit 0 always. Malformed input and our own failures never block:
- * they print nothing on stdout and one diagnostic line on stderr, which
- * Claude Code only shows in its verbose/transcript view for exit 0.
+ * `policy hook [--agent NAME]`: one coding-agent hook event on stdin, the
+ * agent's JSON answer on stdout, exit 0 always. The payload goes through the
+ * one normalising adapter (`agents/payload.ts`), the gate takes one decision
+ * (`hooks/gate.ts`), and `agents/answer.ts` words it in the agent's format.
+ * Malformed input and our own failures never block: they print nothing on
+ * stdout and one diagnostic line on stderr.
  *
  * @module
  */
 
+import { existsSync } from "node:fs";
 import { clientFromConfig } from "../api_client.ts";
 import type { ApiClient } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
-import { handlePreToolUse, handleSessionStart, HookEventSchema } from "../hooks/claude.ts";
-import type { HookDeps } from "../hooks/claude.ts";
+import { handleSessionStart } from "../hooks/claude.ts";
+import { gateAction } from "../hooks/gate.ts";
+import type { GateDeps } from "../hooks/gate.ts";
+import { normalizePayload } from "../agents/payload.ts";
+import type { Agent, Dialect, ToolAction } from "../agents/payload.ts";
+import { manifestKind, projectRootOf } from "../agents/manifests.ts";
+import { preToolAnswer, sessionStartAnswer } from "../agents/answer.ts";
+
+/** Model name recorded when neither the payload nor POLICY_AGENT_MODEL says. */
+const DEFAULT_MODEL: Record<Dialect, string> = {
+  claude: "claude-code",
+  cursor: "cursor",
+  gemini: "gemini-cli",
+  copilot: "github-copilot",
+  codex: "codex-cli",
+  vscode: "vscode-copilot",
+};
+
+/** Environment variables agents set to the project directory, in order of trust. */
+const PROJECT_DIR_VARS = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"];
 
 function readFile(path: string): string | null {
   try {
@@ -23,18 +44,31 @@ function readFile(path: string): string | null {
   }
 }
 
-function realPath(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    // a file that does not exist yet: canonicalise its directory
-    const slash = path.lastIndexOf("/");
-    return slash > 0 ? Deno.realPathSync(path.slice(0, slash)) + path.slice(slash) : path;
+/**
+ * Where the configuration is looked up: the project of the first edited
+ * manifest (nearest ancestor with `.policy.toml` or `pyproject.toml`), else the
+ * payload's cwd, else the agent's project-directory variable, else our cwd.
+ * The payload comes before CLAUDE_PROJECT_DIR, so git worktrees are gated.
+ */
+function configStart(action: ToolAction | null, cwd: string | null, io: Io): string {
+  if (action?.kind === "files") {
+    const manifest = action.changes.find((c) => manifestKind(c.path) !== null);
+    if (manifest) return projectRootOf(manifest.path, existsSync);
   }
+  if (cwd) return cwd;
+  for (const name of PROJECT_DIR_VARS) {
+    const value = io.env(name);
+    if (value) return value;
+  }
+  return io.cwd;
 }
 
-/** Output JSON for one event, or null for no output. */
-export async function hookOutput(stdin: string, io: Io): Promise<string | null> {
+/** Output JSON for one event from `agent`'s hook, or null for no output. */
+export async function hookOutput(
+  stdin: string,
+  io: Io,
+  agent: Agent = "claude",
+): Promise<string | null> {
   let raw: unknown;
   try {
     raw = JSON.parse(stdin);
@@ -42,25 +76,19 @@ export async function hookOutput(stdin: string, io: Io): Promise<string | null> 
     io.stderr("policy hook: ignored: standard input is not a JSON hook event\n");
     return null;
   }
-  const parsed = HookEventSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    io.stderr(
-      `policy hook: ignored: invalid hook event (${issue.path.join(".")}: ${issue.message})\n`,
-    );
+  const event = normalizePayload(raw, agent);
+  if (typeof event === "string") {
+    io.stderr(`policy hook: ignored: ${event}\n`);
     return null;
   }
-  const event = parsed.data;
-  if (event.hook_event_name !== "PreToolUse" && event.hook_event_name !== "SessionStart") {
-    return null;
-  }
-  const start = io.env("CLAUDE_PROJECT_DIR") || event.cwd || io.cwd;
+  if (event.event === "other" || (event.event === "pre_tool" && event.action === null)) return null;
+  const start = configStart(event.action, event.cwd, io);
   const config = loadConfig(start);
   let client: ApiClient | ClientError;
   try {
     client = clientFromConfig(config, {
       source: "hook",
-      agentModel: io.env("POLICY_AGENT_MODEL") || event.model || "claude-code",
+      agentModel: io.env("POLICY_AGENT_MODEL") || event.model || DEFAULT_MODEL[event.dialect],
       env: io.env,
       fetch: io.fetch,
     });
@@ -68,32 +96,24 @@ export async function hookOutput(stdin: string, io: Io): Promise<string | null> 
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const deps: HookDeps = { client, readFile, realPath };
-  if (event.hook_event_name === "SessionStart") {
+  const deps: GateDeps = { client, readFile };
+  if (event.event === "session_start") {
     const context = await handleSessionStart(config.root, config, deps);
-    if (context === null) return null;
-    return JSON.stringify({
-      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
-    });
+    return context === null ? null : sessionStartAnswer(event.dialect, context);
   }
-  const decision = await handlePreToolUse(event, config.root, config, deps);
+  const decision = await gateAction(event.action!, event.cwd ?? start, config, deps);
   if (decision === null || decision[1] === null) return null;
   const [verdict, message] = decision;
-  return JSON.stringify({
-    hookSpecificOutput: verdict === "deny"
-      ? {
-        hookEventName: "PreToolUse",
-        permissionDecision: "deny",
-        permissionDecisionReason: message,
-      }
-      : { hookEventName: "PreToolUse", additionalContext: message },
-  });
+  return preToolAnswer(
+    event.dialect,
+    verdict === "deny" ? { kind: "deny", message } : { kind: "context", message },
+  );
 }
 
 /** Runs `hook`; always 0. */
-export async function hook(io: Io): Promise<number> {
+export async function hook(io: Io, options: { agent?: Agent } = {}): Promise<number> {
   try {
-    const output = await hookOutput(await io.readStdin(), io);
+    const output = await hookOutput(await io.readStdin(), io, options.agent ?? "claude");
     if (output !== null) io.stdout(output + "\n");
   } catch (error) {
     io.stderr(`policy hook: ignored: ${oneLine(String((error as Error)?.message ?? error))}\n`);

@@ -1,21 +1,39 @@
 /**
  * `policy init`: writes `.policy.toml` (when absent) and installs the git
- * pre-commit shim, the Claude Code hooks and the CLAUDE.md section. Every
- * step is idempotent: a second run writes nothing.
+ * pre-commit shim, the hooks and MCP registrations of the chosen agents
+ * (`--agents`, default claude) and the CLAUDE.md section. Every step is
+ * idempotent: a second run writes nothing, except migrating old entries
+ * (absolute commands in committed files) to the portable `policy` command.
  *
  * @module
  */
 
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { CONFIG_FILE, DEFAULT_SERVER_URL, findConfigFile, loadConfig } from "../config.ts";
 import { ClientError, EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 import { git, gitHooksDir } from "../git.ts";
 import { projectName } from "../pyproject.ts";
-import { shellJoin } from "../install/command.ts";
+import { hookCommand, onPath } from "../install/command.ts";
 import { installPrecommit } from "../install/precommit.ts";
-import { installClaudeHooks } from "../install/claude_settings.ts";
+import {
+  installClaudeHooks,
+  settingsPath,
+  uninstallClaudeHooks,
+} from "../install/claude_settings.ts";
+import { installAgentHooks } from "../install/agent_hooks.ts";
+import { installMcpServer } from "../install/mcp_config.ts";
 import { installClaudeMd } from "../install/claude_md.ts";
+import type { Agent } from "../agents/names.ts";
+
+/** How init names each agent in its report. */
+export const AGENT_LABELS: Record<Agent, string> = {
+  claude: "Claude Code",
+  cursor: "Cursor",
+  gemini: "Gemini CLI",
+  copilot: "GitHub Copilot",
+  codex: "Codex CLI",
+};
 
 /** Options of `init`, built from flags. */
 export interface InitOptions {
@@ -23,7 +41,12 @@ export interface InitOptions {
   serverUrl?: string;
   project?: string;
   mode?: "single-user" | "org";
+  /** Agents whose hooks (and MCP registrations) to install; default `["claude"]`. */
+  agents: Agent[];
+  /** Install agent hooks at all (`--no-claude-hooks` turns them off). */
   claudeHooks: boolean;
+  /** Register the MCP server in the agents' project MCP configuration. */
+  mcp: boolean;
   precommit: boolean;
   claudeMd: boolean;
 }
@@ -90,7 +113,7 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     );
   }
   const config = loadConfig(root);
-  const hookCommand = `${shellJoin(io.selfCommand)} hook`;
+  const portable = onPath("policy", io.env("PATH"));
 
   if (options.precommit) {
     const hooksDir = await gitHooksDir(root);
@@ -103,18 +126,68 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
       report(io, "pre-commit hook", step.path, step.written, step.note);
     }
   }
-  if (options.claudeHooks) {
-    const step = installClaudeHooks(root, hookCommand);
-    report(io, "Claude Code hooks", step.path, step.written);
+  const agents = options.claudeHooks ? options.agents : [];
+  for (const agent of agents) {
+    const step = installAgentHooks(root, agent);
+    report(io, `${AGENT_LABELS[agent]} hooks`, step.path, step.written);
+  }
+  if (agents.includes("claude")) await localClaudeHooks(root, portable, io);
+  if (options.mcp) {
+    for (const agent of options.agents) {
+      const step = installMcpServer(root, agent);
+      report(io, `${AGENT_LABELS[agent]} MCP server`, step.path, step.written);
+    }
   }
   if (options.claudeMd) {
-    const [path, written] = installClaudeMd(
-      root,
-      config.project,
-      config.server_url,
-      shellJoin(io.selfCommand),
-    );
+    const [path, written] = installClaudeMd(root, config.project, config.server_url);
     report(io, "CLAUDE.md section", path, written);
   }
+  if (!portable) {
+    io.stdout(
+      `note      \`policy\` is not on PATH: the hooks in committed files call \`policy\`, so ` +
+        `install it with \`deno task install\` in the policyd checkout (or a release binary). ` +
+        `Until then only Claude Code is gated on this machine, through ` +
+        `.claude/settings.local.json; run \`policy init\` again afterwards.\n`,
+    );
+  }
   return EXIT.OK;
+}
+
+/**
+ * `.claude/settings.local.json` (uncommitted) holds this machine's command
+ * only while `policy` is not on PATH; once it is, a second `init` removes it.
+ */
+async function localClaudeHooks(root: string, portable: boolean, io: Io): Promise<void> {
+  const local = settingsPath(root, "settings.local.json");
+  if (portable) {
+    if (uninstallClaudeHooks(root, "settings.local.json")) {
+      io.stdout(`removed   machine-specific Claude Code hooks: ${local}\n`);
+    }
+    return;
+  }
+  const step = installClaudeHooks(
+    root,
+    hookCommand("claude", io.selfCommand),
+    "settings.local.json",
+  );
+  report(io, "Claude Code hooks for this machine", step.path, step.written);
+  const ignored = await git(["check-ignore", "-q", local], root);
+  const excludeFile = await git([
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-path",
+    "info/exclude",
+  ], root);
+  if (ignored.code === 1 && excludeFile.code === 0) {
+    const path = excludeFile.stdout.trim();
+    let text = "";
+    try {
+      text = Deno.readTextFileSync(path);
+    } catch {
+      Deno.mkdirSync(dirname(path), { recursive: true });
+    }
+    const entry = "/" +
+      relative((await git(["rev-parse", "--show-toplevel"], root)).stdout.trim(), local);
+    Deno.writeTextFileSync(path, text + (text && !text.endsWith("\n") ? "\n" : "") + entry + "\n");
+  }
 }

@@ -1,5 +1,8 @@
 /**
- * `policy precommit`: the command the git shim runs.
+ * `policy precommit [--all]`: the command the git shim and the pre-commit
+ * framework run. Without `--all` only dependencies the staged change adds or
+ * changes count (each staged manifest diffed against HEAD), so a commit that
+ * does not touch an already-committed denied dependency passes.
  *
  * @module
  */
@@ -9,11 +12,30 @@ import type { ApiClient } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
-import { stagedFile } from "../git.ts";
+import { fileAt, stagedPaths } from "../git.ts";
 import { runPrecommit } from "../hooks/precommit.ts";
+import type { ManifestChange } from "../hooks/precommit.ts";
+import { manifestKind } from "../agents/manifests.ts";
+
+/** Options of `precommit`. */
+export interface PrecommitCommandOptions {
+  /** Check every dependency of every manifest in the index, not only the staged change. */
+  all?: boolean;
+}
+
+async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChange[]> {
+  const changes: ManifestChange[] = [];
+  for (const path of await stagedPaths(cwd, all)) {
+    if (manifestKind(path) === null) continue;
+    const after = await fileAt(cwd, "", path);
+    if (after === null) continue;
+    changes.push({ path, before: all ? null : await fileAt(cwd, "HEAD", path), after });
+  }
+  return changes;
+}
 
 /** Runs the pre-commit check; any failure to check blocks with a one-line reason (exit 1). */
-export async function precommit(io: Io): Promise<number> {
+export async function precommit(io: Io, options: PrecommitCommandOptions = {}): Promise<number> {
   let config;
   try {
     config = loadConfig(io.cwd);
@@ -30,7 +52,7 @@ export async function precommit(io: Io): Promise<number> {
     client = error;
   }
   const result = await runPrecommit({
-    staged: await stagedFile(config.root, "pyproject.toml"),
+    manifests: await stagedManifests(io.cwd, options.all ?? false),
     client,
   });
   io.stderr(result.stderr);

@@ -1,13 +1,17 @@
 /**
- * The git pre-commit check: every runtime dependency of the *staged*
- * `pyproject.toml` in one batch evaluation (SPEC §11 "Pre-commit").
+ * The git pre-commit check (SPEC §11 "Pre-commit", issue 13): the
+ * dependencies the staged change adds or changes in any dependency manifest
+ * (diffed against HEAD's version of each file), or with `--all` every
+ * dependency of every manifest, in one batch evaluation.
  *
  * @module
  */
 
 import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import { ClientError } from "../exit_codes.ts";
-import { pinnedVersion, runtimeDependencies } from "../pyproject.ts";
+import { diffDependencies, pinnedVersion } from "../pyproject.ts";
+import type { Dependencies } from "../pyproject.ts";
+import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 
 /** Prefix of the machine-readable stderr line. */
@@ -19,10 +23,42 @@ export interface PrecommitResult {
   stderr: string;
 }
 
-/** Inputs: the staged file (null when not in the index) and a client. */
+/** One staged manifest: its path, HEAD's text (null: new file or `--all`) and the staged text. */
+export interface ManifestChange {
+  path: string;
+  before: string | null;
+  after: string;
+}
+
+/** Inputs: the staged manifests and a client. */
 export interface PrecommitOptions {
-  staged: string | null;
+  manifests: ManifestChange[];
   client: Pick<ApiClient, "evaluateBatch" | "serverUrl"> | ClientError;
+}
+
+/** Dependencies the changes add or change, by name (first manifest wins); a one-line error on bad staged text. */
+export function addedDependencies(manifests: ManifestChange[]): Dependencies | string {
+  const added: Dependencies = new Map();
+  for (const m of manifests) {
+    const kind = manifestKind(m.path);
+    if (kind === null) continue;
+    let after: Dependencies;
+    try {
+      after = manifestDependencies(kind, m.after);
+    } catch (error) {
+      return `policy precommit: staged ${m.path}: ${(error as Error).message}`;
+    }
+    let before: Dependencies = new Map();
+    try {
+      if (m.before !== null) before = manifestDependencies(kind, m.before);
+    } catch {
+      // HEAD's version did not parse: everything staged counts as added
+    }
+    for (const [name, spec] of diffDependencies(before, after)[0]) {
+      if (!added.has(name)) added.set(name, spec);
+    }
+  }
+  return added;
 }
 
 /** The denied item of the structured line, fields in the documented order. */
@@ -44,13 +80,8 @@ function deniedItem(r: EvaluationResult) {
  * first, or with a one-line reason when the server cannot be used.
  */
 export async function runPrecommit(options: PrecommitOptions): Promise<PrecommitResult> {
-  if (options.staged === null) return { code: 0, stderr: "" };
-  let deps;
-  try {
-    deps = runtimeDependencies(options.staged);
-  } catch (error) {
-    return { code: 1, stderr: `policy precommit: staged ${(error as Error).message}\n` };
-  }
+  const deps = addedDependencies(options.manifests);
+  if (typeof deps === "string") return { code: 1, stderr: `${deps}\n` };
   if (deps.size === 0) return { code: 0, stderr: "" };
   const queries = [...deps].map(([name, spec]) => ({
     package: name,
@@ -80,10 +111,13 @@ export async function runPrecommit(options: PrecommitOptions): Promise<Precommit
   const line = DENIED_MARKER +
     JSON.stringify({ denied: denied.map(deniedItem), checked: results.length });
   const human = [
-    `policy precommit: commit blocked: ${denied.length} of ${results.length} runtime ` +
-    `dependencies in the staged pyproject.toml are denied by the dependency policy.`,
+    `policy precommit: commit blocked: ${denied.length} of the ${results.length} ` +
+    `dependencies checked in the staged ${
+      [...new Set(options.manifests.map((m) => m.path))].join(", ")
+    } ` +
+    `are denied by the dependency policy.`,
     ...denied.map((r) => `  - ${denialSentence(r)}`),
-    `Remove or replace them and stage pyproject.toml again. To ask for an exception: ` +
+    `Remove or replace them and stage the file again. To ask for an exception: ` +
     requestCommand(denied[0].package),
   ];
   return { code: 1, stderr: `${line}\n${human.join("\n")}\n` };

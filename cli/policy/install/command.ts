@@ -1,9 +1,16 @@
 /**
- * How installed hooks call the client back: the absolute command recorded
- * at install time, shell-quoted.
+ * How installed hooks call the client back. Files a team commits call
+ * `policy` from PATH (portable); only uncommitted files (the git hook,
+ * `.claude/settings.local.json`) may hold this machine's absolute command.
  *
  * @module
  */
+
+import { delimiter, join } from "node:path";
+import type { Agent } from "../agents/payload.ts";
+
+/** The portable command: `policy` found on PATH. */
+export const PORTABLE_COMMAND = ["policy"];
 
 /** Quotes one argument for POSIX sh (unchanged when it is plainly safe). */
 export function shellQuote(arg: string): string {
@@ -15,7 +22,26 @@ export function shellJoin(args: string[]): string {
   return args.map(shellQuote).join(" ");
 }
 
-/** Whether a hook command line is one `policy init` wrote (`… policy[.ts] hook`). */
+/** The hook command line for `agent` run through `base` (argv prefix of the client). */
+export function hookCommand(agent: Agent, base: string[] = PORTABLE_COMMAND): string {
+  return `${shellJoin(base)} hook${agent === "claude" ? "" : ` --agent ${agent}`}`;
+}
+
+/** Whether a hook command line is one `policy init` wrote (`… policy[.ts] hook [--agent X]`). */
 export function isPolicyHookCommand(command: string): boolean {
-  return /(^|[\s/'"])policy(\.ts)?['"]?\s+hook\s*$/.test(command);
+  return /(^|[\s/'"])policy(\.ts)?['"]?\s+hook(\s+--agent[= ][a-z]+)?\s*$/.test(command);
+}
+
+/** Whether an executable `name` is on the PATH given (the value of $PATH). */
+export function onPath(name: string, path: string | undefined): boolean {
+  for (const dir of (path ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    try {
+      const info = Deno.statSync(join(dir, name));
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
 }

@@ -1,0 +1,238 @@
+/**
+ * The one normalising adapter: every agent's hook payload becomes
+ * {event, shell command or file changes, cwd}. Field names differ between
+ * agents (snake_case, camelCase, a JSON string of arguments), tool names
+ * differ (`Bash`, `run_shell_command`, `bash`, `run_in_terminal`; `Edit`,
+ * `replace`, `edit`, `replace_string_in_file`, `apply_patch`), the shapes of
+ * edits are few. See docs/hooks.md for each agent's documented payload.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { isAbsolute, resolve } from "node:path";
+import { applyHunks, parsePatch, patchText } from "./apply_patch.ts";
+
+import type { Agent } from "./names.ts";
+
+export type { Agent } from "./names.ts";
+/** Payload dialects: the agents plus VS Code Copilot, which reads Claude's settings. */
+export type Dialect = Agent | "vscode";
+
+/** A file the tool call would change: its path and its text afterwards. */
+export interface FileChange {
+  /** Absolute path. */
+  path: string;
+  /** Where the current content is read from when not `path` (a patch's `*** Move to:`). */
+  readFrom?: string;
+  /** The content after the call given the current one (null: absent); null when the call fails. */
+  after(current: string | null): string | null;
+}
+
+/** What a tool call would do, as far as the gate cares. */
+export type ToolAction =
+  | { kind: "shell"; command: string }
+  | { kind: "files"; changes: FileChange[] };
+
+/** A payload reduced to what the gate needs. */
+export interface NormalizedEvent {
+  dialect: Dialect;
+  event: "pre_tool" | "session_start" | "other";
+  /** For `pre_tool`: what the tool would do, or null for tools we ignore. */
+  action: ToolAction | null;
+  /** The agent's working directory, when the payload says. */
+  cwd: string | null;
+  /** The model, when the payload says. */
+  model: string | null;
+}
+
+const PayloadSchema = z.looseObject({});
+type Json = Record<string, unknown>;
+
+const SHELL_TOOLS = new Set([
+  "bash",
+  "powershell",
+  "shell",
+  "run_shell_command",
+  "run_in_terminal",
+  "runterminalcommand",
+  "runinterminal",
+  "terminal",
+  "local_shell",
+  "exec_command",
+]);
+
+function str(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+function obj(value: unknown): Json {
+  if (typeof value === "string") {
+    try {
+      return obj(JSON.parse(value)); // Copilot CLI sends toolArgs as a JSON string
+    } catch {
+      return {};
+    }
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Json : {};
+}
+
+function pick(input: Json, ...keys: string[]): unknown {
+  for (const key of keys) if (input[key] !== undefined) return input[key];
+  return undefined;
+}
+
+/** A text replacement as the editors describe it. */
+interface Replacement {
+  oldText: string;
+  newText: string;
+  all: boolean;
+}
+
+function replacement(input: Json): Replacement | null {
+  const oldText = pick(input, "old_string", "oldString", "old_str", "oldStr");
+  const newText = pick(input, "new_string", "newString", "new_str", "newStr");
+  if (typeof oldText !== "string" || typeof newText !== "string") return null;
+  const expected = pick(input, "expected_replacements", "expectedReplacements");
+  const all = input.replace_all === true || input.replaceAll === true ||
+    (typeof expected === "number" && expected > 1);
+  return { oldText, newText, all };
+}
+
+function applyReplacement(content: string | null, r: Replacement): string | null {
+  const base = content ?? "";
+  if (r.oldText === "") return base === "" ? r.newText : null;
+  if (!base.includes(r.oldText)) return null;
+  return r.all ? base.split(r.oldText).join(r.newText) : base.replace(r.oldText, () => r.newText);
+}
+
+function absolute(path: string, cwd: string | null): string {
+  return isAbsolute(path) ? resolve(path) : resolve(cwd ?? ".", path);
+}
+
+function editsOf(input: Json): Replacement[] | null {
+  const list = pick(input, "edits", "replacements");
+  if (!Array.isArray(list)) return null;
+  const out: Replacement[] = [];
+  for (const item of list) {
+    const r = replacement(obj(item));
+    if (r === null) return null;
+    out.push(r);
+  }
+  return out;
+}
+
+/** File changes of an editor tool, judged by the shape of its input. */
+function fileChanges(input: Json, cwd: string | null): FileChange[] {
+  const list = pick(input, "replacements", "edits");
+  if (Array.isArray(list) && list.some((item) => str(pick(obj(item), "filePath", "file_path")))) {
+    // VS Code's multi_replace_string_in_file: every replacement names its file
+    const byFile = new Map<string, Replacement[]>();
+    for (const item of list) {
+      const entry = obj(item);
+      const path = str(pick(entry, "filePath", "file_path"));
+      const r = replacement(entry);
+      if (path === null || r === null) continue;
+      const key = absolute(path, cwd);
+      byFile.set(key, [...(byFile.get(key) ?? []), r]);
+    }
+    return [...byFile].map(([path, rs]) => ({
+      path,
+      after: (current) =>
+        rs.reduce<string | null>((t, r) => t === null ? null : applyReplacement(t, r), current),
+    }));
+  }
+  const path = str(pick(input, "file_path", "filePath", "path", "absolute_path", "target_file"));
+  if (path === null) return [];
+  const file = absolute(path, cwd);
+  const content = pick(input, "content", "file_text", "fileText", "contents");
+  const single = replacement(input);
+  const edits = editsOf(input);
+  if (single) return [{ path: file, after: (current) => applyReplacement(current, single) }];
+  if (edits) {
+    return [{
+      path: file,
+      after: (current) =>
+        edits.reduce<string | null>(
+          (t, r) => t === null ? null : applyReplacement(t, r),
+          current ?? "",
+        ),
+    }];
+  }
+  if (typeof content === "string") return [{ path: file, after: () => content }];
+  return [];
+}
+
+/** File changes of a Codex `apply_patch` (paths relative to `cwd`). */
+function patchChanges(patch: string, cwd: string | null): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const op of parsePatch(patch)) {
+    const path = absolute(op.path, cwd);
+    if (op.kind === "add") changes.push({ path, after: () => op.content });
+    if (op.kind === "update") {
+      const apply = (current: string | null) =>
+        current === null ? null : applyHunks(current, op.hunks);
+      changes.push(
+        op.moveTo
+          ? { path: absolute(op.moveTo, cwd), readFrom: path, after: apply }
+          : { path, after: apply },
+      );
+    }
+  }
+  return changes;
+}
+
+function toolAction(tool: string, input: Json, cwd: string | null): ToolAction | null {
+  const lower = tool.toLowerCase();
+  const command = pick(input, "command", "cmd", "commandLine");
+  const patch = patchText(command) ?? patchText(input.patch) ?? patchText(input.input);
+  if (lower === "apply_patch" || patch !== null) {
+    return patch === null ? null : { kind: "files", changes: patchChanges(patch, cwd) };
+  }
+  if (SHELL_TOOLS.has(lower) || (lower === "" && command !== undefined)) {
+    if (typeof command === "string") return { kind: "shell", command };
+    if (Array.isArray(command) && command.every((w) => typeof w === "string")) {
+      return {
+        kind: "shell",
+        command: command.map((w) => `'${w.replaceAll("'", `'"'"'`)}'`).join(" "),
+      };
+    }
+    return null;
+  }
+  const changes = fileChanges(input, cwd);
+  return changes.length ? { kind: "files", changes } : null;
+}
+
+const PRE_TOOL = new Set(["pretooluse", "beforetool", "beforeshellexecution"]);
+const SESSION_START = new Set(["sessionstart"]);
+
+/**
+ * Normalises one payload from `agent`'s hook. Returns a one-line error for
+ * input that is not a hook payload at all.
+ */
+export function normalizePayload(raw: unknown, agent: Agent): NormalizedEvent | string {
+  const parsed = PayloadSchema.safeParse(raw);
+  if (!parsed.success) return "standard input is not a JSON object";
+  const p = parsed.data as Json;
+  const camel = typeof p.hookEventName === "string" && typeof p.hook_event_name !== "string";
+  const dialect: Dialect = agent === "claude" && camel ? "vscode" : agent;
+  let eventName = str(p.hook_event_name) ?? str(p.hookEventName);
+  if (eventName === null && agent === "copilot" && p.toolName !== undefined) {
+    eventName = "preToolUse";
+  }
+  if (eventName === null) return "invalid hook event (hook_event_name: missing)";
+  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
+  const cwd = str(p.cwd) ?? str(roots[0]);
+  const model = str(p.model) ?? (obj(p.model).id as string | undefined ?? null);
+  const lower = eventName.toLowerCase();
+  if (SESSION_START.has(lower)) {
+    return { dialect, event: "session_start", action: null, cwd, model };
+  }
+  if (!PRE_TOOL.has(lower)) return { dialect, event: "other", action: null, cwd, model };
+  const tool = str(p.tool_name) ?? str(p.toolName) ?? "";
+  const input = obj(p.tool_input ?? p.toolInput ?? p.toolArgs ?? p.tool_args);
+  const action = lower === "beforeshellexecution"
+    ? (str(p.command) ? { kind: "shell" as const, command: p.command as string } : null)
+    : toolAction(tool, input, cwd);
+  return { dialect, event: "pre_tool", action, cwd, model };
+}

@@ -1,0 +1,376 @@
+/**
+ * Python package installs inside a shell command line: what an agent's shell
+ * tool is about to install (`pip install`, `uv add`, `poetry add`, …).
+ *
+ * The command is split into words with npm `shell-quote`, so quoted text
+ * (`echo 'pip install x'`) is one word and never looks like an install.
+ * Pure: files named by `-r` are read through the injected reader.
+ *
+ * @module
+ */
+
+import { parse as parseShell } from "shell-quote";
+import type { ParseEntry } from "shell-quote";
+import { basename, isAbsolute, resolve } from "node:path";
+import { normalizeName } from "../../../src/core/names.ts";
+import { pinnedVersion, requirementName } from "../pyproject.ts";
+import { requirementsFileEntries } from "./manifests.ts";
+
+/** One package a command would install. */
+export interface RequestedPackage {
+  /** Normalised name. */
+  name: string;
+  /** The requirement as written (`pycrypto==2.6.1`, `django@^4.2`). */
+  spec: string;
+  /** Concrete version to evaluate, or null. */
+  version: string | null;
+}
+
+/** Reads a text file; null when it cannot be read. */
+export type ReadText = (path: string) => string | null;
+
+/** Operators that end one simple command. */
+const SEPARATORS = new Set(["&&", "||", ";", ";;", "|", "|&", "&", "(", ")"]);
+/** Wrappers that run the rest of the words as a command. */
+const WRAPPERS = new Set(["sudo", "env", "command", "exec", "nohup", "time", "nice", "builtin"]);
+/** Shells whose `-c` argument is itself a command line. */
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell"]);
+
+/** Options that take a value, per installer (everything else is a flag or `--opt=value`). */
+const PIP_VALUES = new Set([
+  "-c",
+  "--constraint",
+  "-e",
+  "--editable",
+  "-t",
+  "--target",
+  "--platform",
+  "--python-version",
+  "--implementation",
+  "--abi",
+  "--root",
+  "--prefix",
+  "--src",
+  "--upgrade-strategy",
+  "-C",
+  "--config-settings",
+  "--global-option",
+  "--no-binary",
+  "--only-binary",
+  "--progress-bar",
+  "--root-user-action",
+  "--report",
+  "-i",
+  "--index-url",
+  "--extra-index-url",
+  "-f",
+  "--find-links",
+  "--log",
+  "--proxy",
+  "--retries",
+  "--timeout",
+  "--exists-action",
+  "--trusted-host",
+  "--cert",
+  "--client-cert",
+  "--cache-dir",
+  "--python",
+  "-p",
+  "--keyring-provider",
+  "--index-strategy",
+  "--resolution",
+  "--prerelease",
+  "--exclude-newer",
+  "--link-mode",
+  "--compile-bytecode",
+  "--group",
+  "--extra",
+  "--override",
+  "--build-constraint",
+  "--directory",
+  "--project",
+  "--config-file",
+  "--default-index",
+  "--index",
+  "--target",
+]);
+const UV_ADD_VALUES = new Set([
+  ...PIP_VALUES,
+  "--optional",
+  "--package",
+  "--bounds",
+  "--branch",
+  "--tag",
+  "--rev",
+  "--marker",
+  "-m",
+  "--script",
+]);
+const POETRY_VALUES = new Set([
+  "-G",
+  "--group",
+  "-E",
+  "--extras",
+  "--source",
+  "--python",
+  "--platform",
+  "--markers",
+  "-C",
+  "--directory",
+  "-P",
+  "--project",
+]);
+const PDM_VALUES = new Set([
+  "-G",
+  "--group",
+  "-e",
+  "--editable",
+  "-p",
+  "--project",
+  "-L",
+  "--lockfile",
+  "-k",
+  "--skip",
+  "--venv",
+  "--update-strategy",
+]);
+const PIPX_VALUES = new Set([
+  "--python",
+  "--pip-args",
+  "--index-url",
+  "--suffix",
+  "--preinstall",
+  "--backend",
+  "--fetch-python",
+]);
+const UV_TOOL_VALUES = new Set([...PIP_VALUES, "--from", "--with", "--with-editable"]);
+
+/** Options whose value is a requirements file to read. */
+const FILE_OPTIONS = new Set(["-r", "--requirement", "--requirements", "--with-requirements"]);
+/** Options whose value is itself a requirement (`uv tool install --with x --from y`). */
+const PACKAGE_OPTIONS = new Set(["--with", "--from"]);
+
+/**
+ * Replaces newlines outside quotes with `;`, so every line is its own
+ * command (shell-quote would otherwise join them), and joins `\`-continued lines.
+ */
+export function splitLines(command: string): string {
+  let out = "";
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (quote === null && ch === "\\" && command[i + 1] === "\n") {
+      i++;
+      out += " ";
+      continue;
+    }
+    if (ch === "\\" && quote !== "'" && i + 1 < command.length) {
+      out += ch + command[++i];
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      if (quote === null) quote = ch;
+      else if (quote === ch) quote = null;
+    }
+    out += quote === null && ch === "\n" ? " ; " : ch;
+  }
+  return out;
+}
+
+function isRedirect(entry: ParseEntry): boolean {
+  return typeof entry === "object" && "op" in entry && entry.op !== "glob" &&
+    /^(<|>|>>|>&|<&|<\(|>\||&>|&>>)$/.test(entry.op);
+}
+
+/** The simple commands of a command line, each a list of words. */
+export function simpleCommands(command: string): string[][] {
+  const entries = parseShell(splitLines(command), (key) => `$${key}`);
+  const commands: string[][] = [[]];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const current = commands[commands.length - 1];
+    if (typeof entry === "string") {
+      current.push(entry);
+    } else if ("comment" in entry) {
+      continue;
+    } else if (entry.op === "glob") {
+      current.push((entry as { pattern: string }).pattern);
+    } else if (isRedirect(entry)) {
+      if (/^\d$/.test(current[current.length - 1] ?? "")) current.pop(); // the fd of `2>&1`
+      i++; // the redirect target
+    } else if (SEPARATORS.has(entry.op)) {
+      commands.push([]);
+    }
+  }
+  return commands.filter((words) => words.length > 0);
+}
+
+function stripPrefix(words: string[]): string[] {
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i];
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) i++;
+    else if (WRAPPERS.has(word)) {
+      i++;
+      while (i < words.length && words[i].startsWith("-")) i++;
+    } else break;
+  }
+  return words.slice(i);
+}
+
+function program(word: string): string {
+  return basename(word).replace(/\.exe$/i, "").toLowerCase();
+}
+
+/** Words after the install subcommand, or null when this is not an install. */
+function installArgs(words: string[]): { args: string[]; values: Set<string> } | null {
+  const [first, ...rest] = words;
+  const prog = program(first);
+  if (/^pip(\d+(\.\d+)?)?$/.test(prog)) {
+    return rest[0] === "install" ? { args: rest.slice(1), values: PIP_VALUES } : null;
+  }
+  if (/^(python|py)(\d+(\.\d+)?)?$/.test(prog)) {
+    const m = rest.indexOf("-m");
+    if (m < 0 || rest[m + 1] !== "pip") return null;
+    return rest[m + 2] === "install" ? { args: rest.slice(m + 3), values: PIP_VALUES } : null;
+  }
+  if (prog === "uv") {
+    const sub = rest.filter((w) => !w.startsWith("-"));
+    const at = (name: string) => rest.indexOf(name);
+    if (sub[0] === "add") return { args: rest.slice(at("add") + 1), values: UV_ADD_VALUES };
+    if (sub[0] === "pip" && sub[1] === "install") {
+      return { args: rest.slice(at("install") + 1), values: PIP_VALUES };
+    }
+    if (sub[0] === "tool" && sub[1] === "install") {
+      return { args: rest.slice(at("install") + 1), values: UV_TOOL_VALUES };
+    }
+    return null;
+  }
+  if (prog === "poetry" && rest[0] === "add") return { args: rest.slice(1), values: POETRY_VALUES };
+  if (prog === "pdm" && rest[0] === "add") return { args: rest.slice(1), values: PDM_VALUES };
+  if (prog === "pipx" && rest[0] === "install") return { args: rest.slice(1), values: PIPX_VALUES };
+  return null;
+}
+
+/** A local path, archive or URL rather than a package name. */
+function isLocalOrUrl(word: string): boolean {
+  return /^(\.{1,2}($|\/)|\/|~|[A-Za-z]:\\)/.test(word) || /:\/\//.test(word) ||
+    /\.(whl|zip|tar\.gz|tgz|tar\.bz2)$/i.test(word) || word.startsWith("$");
+}
+
+/** `name@^1.2` (Poetry, uv tool, pipx) → name and constraint; PEP 508 `name @ url` stays. */
+function requested(word: string): RequestedPackage | null {
+  const spec = word.trim();
+  if (spec === "" || isLocalOrUrl(spec)) return null;
+  const at = /^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)@([^/:]*)$/.exec(spec);
+  if (at) {
+    const name = requirementName(at[1]);
+    if (name === null) return null;
+    const constraint = at[2] === "latest" ? "" : at[2];
+    return {
+      name: normalizeName(name),
+      spec,
+      version: constraint ? pinnedVersion(constraint) : null,
+    };
+  }
+  const name = requirementName(spec);
+  if (name === null) return null;
+  return { name: normalizeName(name), spec, version: pinnedVersion(spec) };
+}
+
+function fromFile(path: string, read: ReadText, seen: Set<string>): RequestedPackage[] {
+  if (seen.has(path) || seen.size > 20) return [];
+  seen.add(path);
+  const text = read(path);
+  if (text === null) return [];
+  const found: RequestedPackage[] = [];
+  const entries = requirementsFileEntries(text);
+  for (const [name, spec] of entries.packages) {
+    found.push({ name, spec, version: pinnedVersion(spec) });
+  }
+  for (const nested of entries.files) {
+    found.push(...fromFile(resolve(path, "..", nested), read, seen));
+  }
+  return found;
+}
+
+function packagesOfInstall(
+  args: string[],
+  values: Set<string>,
+  cwd: string,
+  read: ReadText,
+): RequestedPackage[] {
+  const found: RequestedPackage[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i];
+    if (word === "--") continue;
+    if (word.startsWith("-")) {
+      const eq = word.indexOf("=");
+      const option = eq > 0 ? word.slice(0, eq) : word;
+      const inline = eq > 0 ? word.slice(eq + 1) : /^-[rc]./.test(word) ? word.slice(2) : null;
+      const takesValue = FILE_OPTIONS.has(option) || PACKAGE_OPTIONS.has(option) ||
+        values.has(option) || /^-r./.test(word);
+      if (!takesValue) continue;
+      const value = inline ?? args[++i];
+      if (value === undefined) break;
+      if (FILE_OPTIONS.has(option) || /^-r./.test(word)) {
+        found.push(...fromFile(isAbsolute(value) ? value : resolve(cwd, value), read, new Set()));
+      } else if (PACKAGE_OPTIONS.has(option)) {
+        for (const part of value.split(",")) {
+          const pkg = requested(part);
+          if (pkg) found.push(pkg);
+        }
+      }
+      continue;
+    }
+    const pkg = requested(word);
+    if (pkg) found.push(pkg);
+  }
+  return found;
+}
+
+/** A `cd DIR` command's new directory, or null for other commands. */
+function cdTarget(words: string[], cwd: string): string | null {
+  if (program(words[0]) !== "cd" && words[0] !== "Set-Location" && words[0] !== "pushd") {
+    return null;
+  }
+  const dir = words.slice(1).find((w) => !w.startsWith("-"));
+  if (dir === undefined || dir.startsWith("$") || dir.startsWith("~")) return cwd;
+  return isAbsolute(dir) ? dir : resolve(cwd, dir);
+}
+
+/**
+ * Every package the command line would install, in order, following `cd`
+ * between commands and `sh -c '…'`. Empty for anything that is not an install.
+ */
+export function requestedPackages(
+  command: string,
+  cwd: string,
+  read: ReadText,
+  depth = 0,
+): RequestedPackage[] {
+  const found: RequestedPackage[] = [];
+  let dir = cwd;
+  for (const raw of simpleCommands(command)) {
+    const words = stripPrefix(raw);
+    if (words.length === 0) continue;
+    const moved = cdTarget(words, dir);
+    if (moved !== null) {
+      dir = moved;
+      continue;
+    }
+    const c = words.findIndex((w, i) => i > 0 && /^(-[A-Za-z]*c|-Command)$/.test(w));
+    if (SHELLS.has(program(words[0])) && c > 0 && words[c + 1] !== undefined && depth < 3) {
+      found.push(...requestedPackages(words[c + 1], dir, read, depth + 1));
+      continue;
+    }
+    const install = installArgs(words);
+    if (install === null) continue;
+    const directory = install.args.findIndex((w) => w === "--directory" || w === "--project");
+    const where = directory >= 0 && install.args[directory + 1]
+      ? resolve(dir, install.args[directory + 1])
+      : dir;
+    found.push(...packagesOfInstall(install.args, install.values, where, read));
+  }
+  return found;
+}

@@ -1,0 +1,166 @@
+/**
+ * Hook registrations of every agent `policy init --agents` supports, each in
+ * the agent's own project file and format (sources in docs/hooks.md). The
+ * commands call `policy` from PATH: these files are committed.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { Agent } from "../agents/payload.ts";
+import { hookCommand, isPolicyHookCommand } from "./command.ts";
+import { readJsonObject, removeFile, updateJsonFile } from "./json_file.ts";
+import type { Json } from "./json_file.ts";
+import { hasOurHandler, withOurHandler, withoutOurHandlers } from "./hook_groups.ts";
+import {
+  claudeHooksInstalled,
+  installClaudeHooks,
+  isOurCommandHandler,
+  settingsPath,
+  uninstallClaudeHooks,
+} from "./claude_settings.ts";
+import type { StepResult } from "./precommit.ts";
+
+/** Gemini CLI BeforeTool matcher: its shell, write and edit tools. */
+export const GEMINI_MATCHER = "run_shell_command|write_file|replace";
+/** Codex PreToolUse matcher: its shell tool and apply_patch. */
+export const CODEX_MATCHER = "Bash|apply_patch";
+/** Seconds agents wait for our hook (Gemini counts milliseconds). */
+const TIMEOUT_S = 30;
+
+/** Where each agent's hooks live, relative to the project root. */
+export const HOOK_FILES: Record<Agent, string> = {
+  claude: ".claude/settings.json",
+  cursor: ".cursor/hooks.json",
+  gemini: ".gemini/settings.json",
+  copilot: ".github/hooks/policyd.json",
+  codex: ".codex/hooks.json",
+};
+
+function cursorIsOurs(handler: Json): boolean {
+  return typeof handler?.command === "string" && isPolicyHookCommand(handler.command);
+}
+
+function cursorHooks(settings: Json, install: boolean): Json {
+  const hooks = { ...(settings.hooks as Json | undefined ?? {}) };
+  const list = Array.isArray(hooks.beforeShellExecution)
+    ? hooks.beforeShellExecution as Json[]
+    : [];
+  const others = list.filter((h) => !cursorIsOurs(h));
+  const ours = { command: hookCommand("cursor") };
+  const next = install ? [...others, ours] : others;
+  if (next.length) hooks.beforeShellExecution = next;
+  else delete hooks.beforeShellExecution;
+  if (!install && Object.keys(hooks).length === 0) {
+    const { hooks: _gone, version: _v, ...rest } = settings;
+    return rest;
+  }
+  return { version: 1, ...settings, hooks };
+}
+
+function copilotFile(): Json {
+  const command = hookCommand("copilot");
+  return {
+    version: 1,
+    hooks: {
+      preToolUse: [{ type: "command", bash: command, powershell: command, timeoutSec: TIMEOUT_S }],
+    },
+  };
+}
+
+/** Installs `agent`'s hook registration; idempotent. */
+export function installAgentHooks(root: string, agent: Agent): StepResult {
+  const path = join(root, HOOK_FILES[agent]);
+  switch (agent) {
+    case "claude":
+      return installClaudeHooks(root, hookCommand("claude"));
+    case "cursor":
+      return {
+        path,
+        written: updateJsonFile(path, (s) => {
+          const list = ((s.hooks as Json | undefined)?.beforeShellExecution ?? []) as Json[];
+          const ours = list.filter(cursorIsOurs);
+          const exact = ours.length === 1 && ours[0].command === hookCommand("cursor");
+          return exact ? s : cursorHooks(cursorHooks(s, false), true);
+        }),
+      };
+    case "gemini": {
+      const handler = {
+        type: "command",
+        name: "policyd",
+        command: hookCommand("gemini"),
+        timeout: TIMEOUT_S * 1000,
+      };
+      return {
+        path,
+        written: updateJsonFile(
+          path,
+          (s) => withOurHandler(s, "BeforeTool", GEMINI_MATCHER, handler, isOurCommandHandler),
+        ),
+      };
+    }
+    case "copilot":
+      return { path, written: updateJsonFile(path, () => copilotFile()) };
+    case "codex": {
+      const handler = { type: "command", command: hookCommand("codex"), timeout: TIMEOUT_S };
+      return {
+        path,
+        written: updateJsonFile(path, (s) =>
+          withOurHandler(
+            withOurHandler(s, "SessionStart", undefined, handler, isOurCommandHandler),
+            "PreToolUse",
+            CODEX_MATCHER,
+            handler,
+            isOurCommandHandler,
+          )),
+      };
+    }
+  }
+}
+
+/** Removes `agent`'s hook registration, keeping everything else; returns whether it changed. */
+export function uninstallAgentHooks(root: string, agent: Agent): boolean {
+  const path = join(root, HOOK_FILES[agent]);
+  switch (agent) {
+    case "claude": {
+      const committed = uninstallClaudeHooks(root);
+      return uninstallClaudeHooks(root, "settings.local.json") || committed;
+    }
+    case "cursor":
+      return updateJsonFile(path, (s) => cursorHooks(s, false));
+    case "copilot": {
+      const file = readJsonObject(path);
+      return file !== null && JSON.stringify(file) === JSON.stringify(copilotFile()) &&
+        removeFile(path);
+    }
+    case "gemini":
+    case "codex":
+      return updateJsonFile(path, (s) => withoutOurHandlers(s, isOurCommandHandler));
+  }
+}
+
+/** Whether `agent`'s hook registration is present. */
+export function agentHooksInstalled(root: string, agent: Agent): boolean {
+  if (agent === "claude") return claudeHooksInstalled(root);
+  let file: Json | null;
+  try {
+    file = readJsonObject(join(root, HOOK_FILES[agent]));
+  } catch {
+    return false;
+  }
+  if (file === null) return false;
+  switch (agent) {
+    case "cursor":
+      return (((file.hooks as Json | undefined)?.beforeShellExecution ?? []) as Json[]).some(
+        cursorIsOurs,
+      );
+    case "gemini":
+      return hasOurHandler(file, "BeforeTool", isOurCommandHandler);
+    case "codex":
+      return hasOurHandler(file, "PreToolUse", isOurCommandHandler);
+    case "copilot":
+      return JSON.stringify(file) === JSON.stringify(copilotFile());
+  }
+}
+
+export { settingsPath };
