@@ -131,3 +131,24 @@ export function expectedRuntimeNames(text: string): Set<string> {
   }
   return names;
 }
+
+/**
+ * A directory holding an executable `policy` that runs this checkout's client,
+ * standing in for `deno task install`: prepend it to PATH to have `policy` on PATH.
+ */
+export async function policyOnPathDir(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "policy-bin-" });
+  const quoted = POLICY_CMD.map((a) => `'${a.replaceAll("'", `'"'"'`)}'`).join(" ");
+  await Deno.writeTextFile(join(dir, "policy"), `#!/bin/sh\nexec ${quoted} "$@"\n`, {
+    mode: 0o755,
+  });
+  return dir;
+}
+
+/** Runs a command line through `sh -c` the way agents run hook commands. */
+export function shell(
+  command: string,
+  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<Ran> {
+  return exec("sh", ["-c", command], options);
+}

@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.ts";
-import { deadServerUrl, policy, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
+import {
+  deadServerUrl,
+  gitIn,
+  policy,
+  policyOnPathDir,
+  shell,
+  tempGitRepo,
+  writePolicyToml,
+} from "../../cli/policy/_testing.ts";
 
 const PYPROJECT = `[project]
 name = "demo"
@@ -114,7 +122,7 @@ Deno.test("policy hook answers Claude Code PreToolUse payloads with the document
       const cases = [
         preToolUse(dir, "Edit", { file_path: file, old_string: "2.31", new_string: "2.32" }),
         preToolUse(dir, "Write", { file_path: join(dir, "README.md"), content: "pycrypto" }),
-        preToolUse(dir, "Bash", { command: "pip install pycrypto", description: "install" }),
+        preToolUse(dir, "Bash", { command: "echo 'pip install pycrypto'", description: "print" }),
       ];
       for (const stdin of cases) {
         const out = await hook(dir, stdin);
@@ -187,6 +195,249 @@ Deno.test("policy hook with the server down: silent under fail-open, deny naming
     assert.equal(out.json.hookSpecificOutput.permissionDecision, "deny");
     assert.ok(out.json.hookSpecificOutput.permissionDecisionReason.includes(url));
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** A fixture payload of `agent` (tests/fixtures/agents) with `__CWD__` filled in. */
+async function payload(agent: string, name: string, dir: string): Promise<string> {
+  const text = await Deno.readTextFile(
+    new URL(`../fixtures/agents/${agent}.json`, import.meta.url),
+  );
+  const all = JSON.parse(text.replaceAll("__CWD__", dir));
+  assert.ok(all[name], `fixture ${agent}.${name}`);
+  return JSON.stringify(all[name]);
+}
+
+/** How each agent registered by `policy init --agents all` runs our hook. */
+interface AgentRun {
+  agent: string;
+  /** The command line init registered, read back from the agent's own file. */
+  command(dir: string): Promise<string>;
+  /** Environment the agent sets for hooks. */
+  env(dir: string): Record<string, string>;
+  /** The deny reason in the agent's answer, or null when the answer is not a deny. */
+  denyReason(out: Record<string, unknown> | null): string | null;
+  /** Payload fixtures that must be denied. */
+  denied: string[];
+}
+
+async function readJson(path: string) {
+  return JSON.parse(await Deno.readTextFile(path));
+}
+
+// deno-lint-ignore no-explicit-any
+type AnyJson = any;
+
+const CLAUDE_DENY = (out: AnyJson) =>
+  out?.hookSpecificOutput?.permissionDecision === "deny"
+    ? out.hookSpecificOutput.permissionDecisionReason
+    : null;
+
+const AGENT_RUNS: AgentRun[] = [
+  {
+    agent: "claude",
+    command: async (dir) =>
+      (await readJson(join(dir, ".claude/settings.json"))).hooks.PreToolUse[0].hooks[0].command,
+    env: (dir) => ({ CLAUDE_PROJECT_DIR: dir }),
+    denyReason: CLAUDE_DENY,
+    denied: ["shell", "edit"],
+  },
+  {
+    agent: "vscode",
+    command: async (dir) =>
+      (await readJson(join(dir, ".claude/settings.json"))).hooks.PreToolUse[0].hooks[0].command,
+    env: () => ({}),
+    denyReason: CLAUDE_DENY,
+    denied: ["shell", "edit"],
+  },
+  {
+    agent: "cursor",
+    command: async (dir) =>
+      (await readJson(join(dir, ".cursor/hooks.json"))).hooks.beforeShellExecution[0].command,
+    env: (dir) => ({ CURSOR_PROJECT_DIR: dir }),
+    denyReason: (out: AnyJson) => out?.permission === "deny" ? out.agent_message : null,
+    denied: ["shell"],
+  },
+  {
+    agent: "gemini",
+    command: async (dir) =>
+      (await readJson(join(dir, ".gemini/settings.json"))).hooks.BeforeTool[0].hooks[0].command,
+    env: (dir) => ({ GEMINI_PROJECT_DIR: dir, CLAUDE_PROJECT_DIR: dir }),
+    denyReason: (out: AnyJson) => out?.decision === "deny" ? out.reason : null,
+    denied: ["shell", "edit", "write"],
+  },
+  {
+    agent: "copilot",
+    command: async (dir) =>
+      (await readJson(join(dir, ".github/hooks/policyd.json"))).hooks.preToolUse[0].bash,
+    env: () => ({}),
+    denyReason: (out: AnyJson) =>
+      out?.permissionDecision === "deny" ? out.permissionDecisionReason : null,
+    denied: ["shell", "edit", "write"],
+  },
+  {
+    agent: "codex",
+    command: async (dir) =>
+      (await readJson(join(dir, ".codex/hooks.json"))).hooks.PreToolUse[0].hooks[0].command,
+    env: () => ({}),
+    denyReason: CLAUDE_DENY,
+    denied: ["shell", "edit"],
+  },
+];
+
+/** Runs the registered hook command like the agent does: `sh -c`, payload on stdin, exit 0. */
+async function runAgentHook(run: AgentRun, dir: string, path: string, stdin: string) {
+  const ran = await shell(await run.command(dir), {
+    cwd: dir,
+    stdin,
+    env: { PATH: path, ...run.env(dir) },
+  });
+  assert.equal(ran.code, 0, `${run.agent}: ${ran.stderr}`);
+  return { ...ran, json: ran.stdout.trim() ? JSON.parse(ran.stdout) : null };
+}
+
+function withCommand(stdin: string, command: string): string {
+  const p = JSON.parse(stdin);
+  if (typeof p.command === "string") p.command = command; // Cursor
+  if (p.tool_input?.command !== undefined) p.tool_input.command = command;
+  if (typeof p.toolArgs === "string") p.toolArgs = JSON.stringify({ command });
+  return JSON.stringify(p);
+}
+
+Deno.test("every agent's registered hook denies pip install pycrypto and manifest edits, in its own format", async (t) => {
+  const server = await startTestServer();
+  const bin = await policyOnPathDir();
+  const dir = await tempGitRepo({ "pyproject.toml": PYPROJECT });
+  const path = `${bin}:${Deno.env.get("PATH")}`;
+  try {
+    await writePolicyToml(dir, server.url, "auto_request_approval = false\n");
+    const init = await shell("policy init --yes --agents all --no-precommit", {
+      cwd: dir,
+      env: { PATH: path },
+    });
+    assert.equal(init.code, 0, init.stderr);
+    assert.doesNotMatch(init.stdout, /not on PATH/);
+
+    for (const run of AGENT_RUNS) {
+      await t.step(`${run.agent}: ${run.denied.join(", ")} denied`, async () => {
+        assert.match(await run.command(dir), /^policy hook( --agent [a-z]+)?$/, "portable command");
+        for (const name of run.denied) {
+          const out = await runAgentHook(run, dir, path, await payload(run.agent, name, dir));
+          const reason = run.denyReason(out.json);
+          assert.ok(reason, `${run.agent}.${name}: ${out.stdout} ${out.stderr}`);
+          assert.match(reason, /pycrypto(==2\.6\.1)? is DENIED \(DENIAL_BANNED\)/);
+          assert.match(reason, /cryptography/);
+          assert.match(reason, /policy request-approval pycrypto/);
+        }
+      });
+      await t.step(`${run.agent}: allowed installs and other commands pass silently`, async () => {
+        const shellPayload = await payload(run.agent, "shell", dir);
+        for (const command of ["pip install requests", "echo 'pip install pycrypto'", "ls -la"]) {
+          const out = await runAgentHook(run, dir, path, withCommand(shellPayload, command));
+          assert.equal(out.stdout, "", `${run.agent}: ${command}`);
+        }
+      });
+    }
+    assert.equal(
+      await Deno.readTextFile(join(dir, "pyproject.toml")),
+      PYPROJECT,
+      "hooks never write",
+    );
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(bin, { recursive: true });
+  }
+});
+
+Deno.test("fail-closed: with the server unreachable every agent's hook denies, saying so", async () => {
+  const bin = await policyOnPathDir();
+  const dir = await tempGitRepo({ "pyproject.toml": PYPROJECT });
+  const path = `${bin}:${Deno.env.get("PATH")}`;
+  try {
+    const url = deadServerUrl();
+    await writePolicyToml(dir, url, "fail_open = false\n");
+    const init = await shell("policy init --yes --agents all --no-precommit", {
+      cwd: dir,
+      env: { PATH: path },
+    });
+    assert.equal(init.code, 0, init.stderr);
+    for (const run of AGENT_RUNS) {
+      const out = await runAgentHook(run, dir, path, await payload(run.agent, "shell", dir));
+      const reason = run.denyReason(out.json);
+      assert.ok(reason, `${run.agent}: ${out.stdout} ${out.stderr}`);
+      assert.match(reason, /policy server is unreachable/);
+      assert.ok(reason.includes(url));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(bin, { recursive: true });
+  }
+});
+
+Deno.test("Claude Code: sub-projects, requirements files and git worktrees are gated", async (t) => {
+  const server = await startTestServer();
+  const dir = await tempGitRepo({ "pyproject.toml": PYPROJECT });
+  try {
+    await writePolicyToml(dir, server.url, "auto_request_approval = false\n");
+    await gitIn(dir, ["add", ".policy.toml"]);
+    await gitIn(dir, ["commit", "-q", "-m", "policy"]);
+    const write = (file: string, content: string, cwd = dir) =>
+      JSON.stringify({
+        ...common(cwd, "PreToolUse"),
+        tool_name: "Write",
+        tool_input: { file_path: file, content },
+        tool_use_id: "toolu_01XYZ",
+      });
+    const cases: Array<[string, string]> = [
+      [
+        join(dir, "services/api/pyproject.toml"),
+        `[project]\nname = "api"\ndependencies = ["pycrypto"]\n`,
+      ],
+      [join(dir, "requirements-dev.txt"), "pytest\npycrypto==2.6.1\n"],
+      [join(dir, "requirements/base.txt"), "requests>=2.31\npycrypto\n"],
+      [join(dir, "constraints.txt"), "pycrypto==2.6.1\n"],
+    ];
+    for (const [file, content] of cases) {
+      await t.step(file.slice(dir.length + 1), async () => {
+        const out = await hook(dir, write(file, content));
+        assert.equal(out.json?.hookSpecificOutput?.permissionDecision, "deny", out.stderr);
+      });
+    }
+    await t.step("-r FILE is read relative to the command's directory", async () => {
+      await Deno.mkdir(join(dir, "svc"));
+      await Deno.writeTextFile(join(dir, "svc/reqs.txt"), "requests\npycrypto==2.6.1\n");
+      const out = await hook(
+        dir,
+        preToolUse(dir, "Bash", { command: "cd svc && python3 -m pip install -U -r reqs.txt" }),
+      );
+      assert.equal(out.json?.hookSpecificOutput?.permissionDecision, "deny");
+      assert.match(out.json.hookSpecificOutput.permissionDecisionReason, /pycrypto==2\.6\.1/);
+    });
+    await t.step(
+      "an edit inside a git worktree (CLAUDE_PROJECT_DIR at the main checkout)",
+      async () => {
+        const tree = `${dir}-tree`;
+        await gitIn(dir, ["worktree", "add", "-q", tree]);
+        try {
+          const out = await hook(
+            dir,
+            write(
+              join(tree, "pyproject.toml"),
+              PYPROJECT.replace(`"requests>=2.31",`, `"requests>=2.31", "pycrypto",`),
+              tree,
+            ),
+            { CLAUDE_PROJECT_DIR: dir },
+          );
+          assert.equal(out.json?.hookSpecificOutput?.permissionDecision, "deny", out.stderr);
+        } finally {
+          await gitIn(dir, ["worktree", "remove", "--force", tree]);
+        }
+      },
+    );
+  } finally {
+    await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -5,11 +5,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.ts";
+import { parse as parseYaml } from "yaml";
 import {
   deadServerUrl,
   exec,
   gitIn,
   policy,
+  policyOnPathDir,
+  REPO_ROOT,
+  shell,
   tempGitRepo,
   writePolicyToml,
 } from "../../cli/policy/_testing.ts";
@@ -59,8 +63,8 @@ Deno.test("policy init --yes is idempotent and keeps foreign hooks and settings"
     assert.deepEqual(settings.permissions, OTHER_SETTINGS.permissions);
     assert.equal(settings.hooks.PreToolUse.length, 2);
     assert.deepEqual(settings.hooks.PreToolUse[0], OTHER_SETTINGS.hooks.PreToolUse[0]);
-    assert.equal(settings.hooks.PreToolUse[1].matcher, "Edit|Write|MultiEdit");
-    assert.match(settings.hooks.PreToolUse[1].hooks[0].command, /policy\.ts'? hook$/);
+    assert.equal(settings.hooks.PreToolUse[1].matcher, "Edit|Write|MultiEdit|Bash|PowerShell");
+    assert.equal(settings.hooks.PreToolUse[1].hooks[0].command, "policy hook", "portable");
     assert.equal(settings.hooks.SessionStart.length, 1);
     assert.ok(once["CLAUDE.md"]!.startsWith("# Notes\n"));
     assert.equal(once["CLAUDE.md"]!.match(/policyd:begin/g)?.length, 1);
@@ -97,7 +101,7 @@ Deno.test("the installed pre-commit hook blocks a staged banned dependency and i
         );
         assert.ok(line, commit.stderr);
         const payload = JSON.parse(line.slice("POLICY_PRECOMMIT_DENIED ".length));
-        assert.equal(payload.checked, 2);
+        assert.equal(payload.checked, 1, "only the dependency the change adds");
         assert.equal(payload.denied.length, 1);
         assert.deepEqual(Object.keys(payload.denied[0]), [
           "package",
@@ -149,11 +153,11 @@ Deno.test("precommit with the server down passes with a warning (fail-open) or b
   try {
     const url = deadServerUrl();
     await writePolicyToml(dir, url);
-    const open = await policy(["precommit"], { cwd: dir });
+    const open = await policy(["precommit", "--all"], { cwd: dir });
     assert.equal(open.code, 0);
     assert.match(open.stderr, /warning/);
     await writePolicyToml(dir, url, "fail_open = false\n");
-    const closed = await policy(["precommit"], { cwd: dir });
+    const closed = await policy(["precommit", "--all"], { cwd: dir });
     assert.equal(closed.code, 1);
     assert.equal(closed.stderr.trimEnd().split("\n").length, 1);
     assert.match(closed.stderr, /unreachable/);
@@ -177,6 +181,224 @@ Deno.test("uninstall removes our Claude hooks and CLAUDE.md section but keeps th
     assert.equal(await Deno.readTextFile(join(dir, "CLAUDE.md")), "# Notes\n");
     const again = await exec("git", ["status", "--porcelain"], { cwd: dir });
     assert.equal(again.code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test(".pre-commit-hooks.yaml declares the policy hook for manifests and lock files", async () => {
+  const hooks = parseYaml(await Deno.readTextFile(join(REPO_ROOT, ".pre-commit-hooks.yaml")));
+  assert.ok(Array.isArray(hooks) && hooks.length === 1);
+  const [hook] = hooks as Array<Record<string, unknown>>;
+  assert.equal(hook.id, "policy");
+  assert.equal(hook.language, "unsupported");
+  assert.equal(hook.entry, "policy precommit");
+  assert.equal(hook.pass_filenames, false);
+  assert.equal(hook.require_serial, true);
+  const files = new RegExp(hook.files as string); // pre-commit uses Python's re.search
+  for (
+    const path of [
+      "pyproject.toml",
+      "services/api/pyproject.toml",
+      "requirements.txt",
+      "requirements-dev.txt",
+      "dev-requirements.in",
+      "requirements/base.txt",
+      "constraints.txt",
+      "uv.lock",
+      "poetry.lock",
+      "pylock.toml",
+    ]
+  ) assert.ok(files.test(path), path);
+  for (const path of ["README.md", "src/app.py", "pyproject.toml.bak", "package-lock.json"]) {
+    assert.ok(!files.test(path), path);
+  }
+});
+
+Deno.test("precommit fails only on what the staged change adds: an allowed addition passes beside a committed denied one", async (t) => {
+  const server = await startTestServer();
+  const dir = await tempGitRepo({ "pyproject.toml": BANNED, "requirements-dev.txt": "pytest\n" });
+  try {
+    await writePolicyToml(dir, server.url, "auto_request_approval = false\n");
+    const init = await policy(["init", "--yes", "--no-claude-hooks", "--no-claude-md"], {
+      cwd: dir,
+    });
+    assert.equal(init.code, 0, init.stderr);
+
+    await t.step(
+      "adding an allowed dependency commits although pycrypto is committed",
+      async () => {
+        await Deno.writeTextFile(
+          join(dir, "pyproject.toml"),
+          BANNED.replace(`"pycrypto==2.6.1"`, `"pycrypto==2.6.1", "cryptography>=42"`),
+        );
+        await gitIn(dir, ["add", "pyproject.toml", ".policy.toml"]);
+        const commit = await gitIn(dir, ["commit", "-m", "add cryptography"], true);
+        assert.equal(commit.code, 0, commit.stderr);
+      },
+    );
+
+    await t.step("--all still reports the committed denied dependency", async () => {
+      const all = await policy(["precommit", "--all"], { cwd: dir });
+      assert.equal(all.code, 1);
+      assert.match(all.stderr, /pycrypto==2\.6\.1 is DENIED/);
+    });
+
+    await t.step("adding a denied package to requirements-dev.txt fails the commit", async () => {
+      await Deno.writeTextFile(join(dir, "requirements-dev.txt"), "pytest\npycrypto\n");
+      await gitIn(dir, ["add", "requirements-dev.txt"]);
+      const commit = await gitIn(dir, ["commit", "-m", "dev deps"], true);
+      assert.notEqual(commit.code, 0);
+      assert.match(commit.stderr, /POLICY_PRECOMMIT_DENIED .*"package":"pycrypto"/);
+      assert.match(commit.stderr, /requirements-dev\.txt/);
+    });
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const ALL_FILES = [
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".mcp.json",
+  ".cursor/hooks.json",
+  ".cursor/mcp.json",
+  ".gemini/settings.json",
+  ".github/hooks/policyd.json",
+  ".vscode/mcp.json",
+  ".codex/hooks.json",
+  ".codex/config.toml",
+];
+
+Deno.test("init --agents all writes every agent's hooks and MCP server, idempotently; uninstall keeps only the user's", async () => {
+  const bin = await policyOnPathDir();
+  const dir = await tempGitRepo({ "pyproject.toml": GOOD });
+  const env = { PATH: `${bin}:${Deno.env.get("PATH")}` };
+  const theirs = {
+    ".cursor/hooks.json": { version: 1, hooks: { afterFileEdit: [{ command: "./format.sh" }] } },
+    ".gemini/settings.json": { theme: "Dracula", mcpServers: { docs: { command: "docs-mcp" } } },
+    ".mcp.json": { mcpServers: { github: { command: "gh-mcp", args: [] } } },
+  };
+  try {
+    for (const [file, value] of Object.entries(theirs)) {
+      await Deno.mkdir(join(dir, file, ".."), { recursive: true });
+      await Deno.writeTextFile(join(dir, file), JSON.stringify(value));
+    }
+    await Deno.mkdir(join(dir, ".codex"));
+    await Deno.writeTextFile(join(dir, ".codex/config.toml"), `model = "gpt-5-codex"\n`);
+    const first = await shell("policy init --yes --agents all", { cwd: dir, env });
+    assert.equal(first.code, 0, first.stderr);
+    const once = await snapshot(dir, ALL_FILES);
+    const second = await shell("policy init --yes --agents all", { cwd: dir, env });
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(await snapshot(dir, ALL_FILES), once, "byte-identical after the second run");
+    assert.doesNotMatch(second.stdout, /^wrote/m);
+
+    assert.equal(once[".claude/settings.local.json"], null, "policy is on PATH: nothing local");
+    const json = (file: string) => JSON.parse(once[file]!);
+    assert.deepEqual(json(".cursor/hooks.json").hooks.beforeShellExecution, [
+      { command: "policy hook --agent cursor" },
+    ]);
+    assert.deepEqual(json(".cursor/hooks.json").hooks.afterFileEdit, [{ command: "./format.sh" }]);
+    assert.equal(json(".gemini/settings.json").theme, "Dracula");
+    assert.deepEqual(
+      json(".gemini/settings.json").hooks.BeforeTool[0].matcher,
+      "run_shell_command|write_file|replace",
+    );
+    assert.deepEqual(json(".github/hooks/policyd.json").hooks.preToolUse[0], {
+      type: "command",
+      bash: "policy hook --agent copilot",
+      powershell: "policy hook --agent copilot",
+      timeoutSec: 30,
+    });
+    assert.equal(json(".codex/hooks.json").hooks.PreToolUse[0].matcher, "Bash|apply_patch");
+    const mcp = { command: "policy", args: ["mcp"] };
+    assert.deepEqual(json(".mcp.json").mcpServers, {
+      github: theirs[".mcp.json"].mcpServers.github,
+      policyd: mcp,
+    });
+    assert.deepEqual(json(".cursor/mcp.json").mcpServers.policyd, mcp);
+    assert.deepEqual(json(".gemini/settings.json").mcpServers.policyd, mcp);
+    assert.deepEqual(json(".vscode/mcp.json").servers.policyd, { type: "stdio", ...mcp });
+    assert.match(
+      once[".codex/config.toml"]!,
+      /^model = "gpt-5-codex"\n[^]*\[mcp_servers\.policyd\]\ncommand = "policy"\nargs = \["mcp"\]/,
+    );
+
+    const removed = await policy(["uninstall"], { cwd: dir });
+    assert.equal(removed.code, 0, removed.stderr);
+    const after = await snapshot(dir, ALL_FILES);
+    for (const [file, value] of Object.entries(theirs)) {
+      assert.deepEqual(JSON.parse(after[file]!), value, file);
+    }
+    assert.equal(after[".codex/config.toml"], `model = "gpt-5-codex"\n`);
+    for (
+      const file of [
+        ".claude/settings.json",
+        ".cursor/mcp.json",
+        ".github/hooks/policyd.json",
+        ".vscode/mcp.json",
+        ".codex/hooks.json",
+      ]
+    ) {
+      assert.equal(after[file], null, file);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(bin, { recursive: true });
+  }
+});
+
+Deno.test("portable hooks: without policy on PATH only .claude/settings.local.json holds this machine's command; a second init migrates", async () => {
+  const dir = await tempGitRepo({ "pyproject.toml": GOOD });
+  const old = {
+    hooks: {
+      PreToolUse: [{
+        matcher: "Edit|Write|MultiEdit",
+        hooks: [{
+          type: "command",
+          command: "/usr/bin/deno run -A '/old/checkout/cli/policy.ts' hook",
+          timeout: 30,
+        }],
+      }],
+    },
+  };
+  try {
+    await Deno.mkdir(join(dir, ".claude"));
+    await Deno.writeTextFile(join(dir, ".claude/settings.json"), JSON.stringify(old));
+    const bare = await policy(["init", "--yes", "--no-precommit"], {
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin" },
+    });
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.match(bare.stdout, /`policy` is not on PATH.*deno task install/);
+    const committed = await Deno.readTextFile(join(dir, ".claude/settings.json"));
+    assert.doesNotMatch(committed, /\/old\/checkout|policy\.ts/, "old absolute entry replaced");
+    const settings = JSON.parse(committed);
+    assert.deepEqual(settings.hooks.PreToolUse, [{
+      matcher: "Edit|Write|MultiEdit|Bash|PowerShell",
+      hooks: [{ type: "command", command: "policy hook", timeout: 30 }],
+    }]);
+    const local = JSON.parse(await Deno.readTextFile(join(dir, ".claude/settings.local.json")));
+    assert.match(local.hooks.PreToolUse[0].hooks[0].command, /cli\/policy\.ts'? hook$/);
+    const status = await gitIn(dir, ["status", "--porcelain", "--untracked-files=all"]);
+    assert.doesNotMatch(status.stdout, /settings\.local\.json/, "the local file is git-ignored");
+    assert.match(status.stdout, /\.claude\/settings\.json/);
+
+    const bin = await policyOnPathDir();
+    try {
+      const again = await shell("policy init --yes --no-precommit", {
+        cwd: dir,
+        env: { PATH: `${bin}:/usr/bin:/bin` },
+      });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /removed   machine-specific Claude Code hooks/);
+      await assert.rejects(Deno.stat(join(dir, ".claude/settings.local.json")));
+      assert.equal(await Deno.readTextFile(join(dir, ".claude/settings.json")), committed);
+    } finally {
+      await Deno.remove(bin, { recursive: true });
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
