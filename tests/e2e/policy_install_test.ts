@@ -393,7 +393,7 @@ Deno.test("portable hooks: without policy on PATH only .claude/settings.local.js
         env: { PATH: `${bin}:/usr/bin:/bin` },
       });
       assert.equal(again.code, 0, again.stderr);
-      assert.match(again.stdout, /removed   machine-specific Claude Code hooks/);
+      assert.match(again.stdout, /removed {3}machine-specific Claude Code hooks/);
       await assert.rejects(Deno.stat(join(dir, ".claude/settings.local.json")));
       assert.equal(await Deno.readTextFile(join(dir, ".claude/settings.json")), committed);
     } finally {
