@@ -24,8 +24,9 @@ This project's Python dependencies are governed by policyd (${serverUrl}, projec
 
 - Before adding a package to \`pyproject.toml\`, check it: \`policy check <package> [--version X]\`
   (exit 0 allowed, 1 provisionally allowed, 2 denied).
-- Edits of \`pyproject.toml\` that add a DENIED package are blocked by a hook; use the
-  replacement named in the message.
+- Installing a DENIED package (\`pip install\`, \`uv add\`, \`poetry add\`, …) or adding one to
+  \`pyproject.toml\` or a requirements file is blocked by a hook; use the replacement named in
+  the message.
 - If a package is needed anyway, ask for review:
   \`policy request-approval <package> --rationale "<why>"\`.
 - \`policy audit\` evaluates every runtime dependency; \`policy status\` shows the setup.
