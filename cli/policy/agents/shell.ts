@@ -212,7 +212,10 @@ function stripPrefix(words: string[]): string[] {
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) i++;
     else if (WRAPPERS.has(word)) {
       i++;
-      while (i < words.length && words[i].startsWith("-")) i++;
+      while (i < words.length && words[i].startsWith("-")) {
+        // sudo -u USER / -g GROUP, nice -n N take a value
+        i += /^-[ugCnhp]$/.test(words[i]) && word !== "env" ? 2 : 1;
+      }
     } else break;
   }
   return words.slice(i);
@@ -261,6 +264,8 @@ function isLocalOrUrl(word: string): boolean {
 /** `name@^1.2` (Poetry, uv tool, pipx) → name and constraint; PEP 508 `name @ url` stays. */
 function requested(word: string): RequestedPackage | null {
   const spec = word.trim();
+  const direct = /^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*@\s*\S+:\/\//.exec(spec);
+  if (direct) return { name: normalizeName(direct[1]), spec, version: null }; // PEP 508 `name @ url`
   if (spec === "" || isLocalOrUrl(spec)) return null;
   const at = /^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)@([^/:]*)$/.exec(spec);
   if (at) {

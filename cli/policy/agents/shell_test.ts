@@ -30,6 +30,8 @@ Deno.test("requestedPackages() finds every installer's packages", () => {
     ["pipx install pycowsay==0.0.0.1", ["pycowsay@0.0.0.1"]],
     ["FOO=1 sudo -H pip install pycrypto", ["pycrypto"]],
     ["bash -lc 'pip install pycrypto'", ["pycrypto"]],
+    ["sudo -u app pip install pycrypto", ["pycrypto"]],
+    ["pip install 'pycrypto @ https://example.org/pycrypto-2.6.1.tar.gz'", ["pycrypto"]],
   ];
   for (const [command, expected] of cases) assert.deepEqual(names(command), expected, command);
 });
