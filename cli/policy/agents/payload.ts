@@ -31,7 +31,7 @@ export interface FileChange {
 
 /** What a tool call would do, as far as the gate cares. */
 export type ToolAction =
-  | { kind: "shell"; command: string }
+  | { kind: "shell"; command: string; cwd?: string }
   | { kind: "files"; changes: FileChange[] };
 
 /** A payload reduced to what the gate needs. */
@@ -190,7 +190,10 @@ function toolAction(tool: string, input: Json, cwd: string | null): ToolAction |
     return patch === null ? null : { kind: "files", changes: patchChanges(patch, cwd) };
   }
   if (SHELL_TOOLS.has(lower) || (lower === "" && command !== undefined)) {
-    if (typeof command === "string") return { kind: "shell", command };
+    // Gemini's run_shell_command may name a directory (relative to the project) to run in
+    const dir = str(pick(input, "dir_path", "directory", "workdir", "cwd"));
+    const where = dir === null ? {} : { cwd: absolute(dir, cwd) };
+    if (typeof command === "string") return { kind: "shell", command, ...where };
     if (Array.isArray(command) && command.every((w) => typeof w === "string")) {
       return {
         kind: "shell",

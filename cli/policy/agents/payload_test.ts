@@ -60,6 +60,21 @@ Deno.test("every agent's file-edit payload becomes the edited file's new content
   }
 });
 
+Deno.test("a shell tool's own directory (Gemini dir_path) is where the command runs", () => {
+  const event = normalizePayload({
+    hook_event_name: "BeforeTool",
+    cwd: CWD,
+    tool_name: "run_shell_command",
+    tool_input: { command: "pip install -r req.txt", dir_path: "svc" },
+  }, "gemini");
+  assert.ok(typeof event !== "string");
+  assert.deepEqual(event.action, {
+    kind: "shell",
+    command: "pip install -r req.txt",
+    cwd: `${CWD}/svc`,
+  });
+});
+
 Deno.test("normalizePayload() rejects what is not a hook payload and passes over other events", () => {
   assert.equal(typeof normalizePayload([1, 2], "claude"), "string");
   assert.equal(typeof normalizePayload({ tool_name: "Write" }, "claude"), "string");

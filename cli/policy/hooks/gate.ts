@@ -132,7 +132,7 @@ export async function gateAction(
   let subject: string;
   let doing: string;
   if (action.kind === "shell") {
-    const found = addedByCommand(action.command, cwd, deps);
+    const found = addedByCommand(action.command, action.cwd ?? cwd, deps);
     if (found === null) return null;
     wanted = found;
     subject = "This command";
