@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.ts";
 import { parse as parseYaml } from "yaml";
+import { parse as parseToml } from "smol-toml";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import {
   deadServerUrl,
   exec,
@@ -401,5 +404,73 @@ Deno.test("portable hooks: without policy on PATH only .claude/settings.local.js
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the MCP servers init registers start from PATH and answer check_package for pycrypto", async () => {
+  const server = await startTestServer();
+  const bin = await policyOnPathDir();
+  const dir = await tempGitRepo({ "pyproject.toml": GOOD });
+  const PATH = `${bin}:${Deno.env.get("PATH")}`;
+  try {
+    await writePolicyToml(dir, server.url);
+    const init = await shell("policy init --yes --agents all --no-precommit", {
+      cwd: dir,
+      env: { PATH },
+    });
+    assert.equal(init.code, 0, init.stderr);
+    const entries: Array<[string, { command: string; args: string[] }]> = [
+      [".mcp.json", JSON.parse(await Deno.readTextFile(join(dir, ".mcp.json"))).mcpServers.policyd],
+      [
+        ".cursor/mcp.json",
+        JSON.parse(await Deno.readTextFile(join(dir, ".cursor/mcp.json"))).mcpServers.policyd,
+      ],
+      [
+        ".gemini/settings.json",
+        JSON.parse(await Deno.readTextFile(join(dir, ".gemini/settings.json"))).mcpServers.policyd,
+      ],
+      [
+        ".vscode/mcp.json",
+        JSON.parse(await Deno.readTextFile(join(dir, ".vscode/mcp.json"))).servers.policyd,
+      ],
+      [
+        ".codex/config.toml",
+        // deno-lint-ignore no-explicit-any
+        (parseToml(await Deno.readTextFile(join(dir, ".codex/config.toml"))) as any)
+          .mcp_servers.policyd,
+      ],
+    ];
+    for (const [file, entry] of entries) {
+      assert.deepEqual({ command: entry.command, args: entry.args }, {
+        command: "policy",
+        args: ["mcp"],
+      }, file);
+    }
+    // Every entry is the same command; run it once the way an agent does.
+    const client = new Client({ name: "policy-install-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: entries[0][1].command,
+        args: entries[0][1].args,
+        cwd: dir,
+        env: { PATH, HOME: Deno.env.get("HOME") ?? dir },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: "check_package",
+        arguments: { package: "pycrypto" },
+      });
+      const out = result.structuredContent as Record<string, unknown>;
+      assert.equal(out.verdict, "DENIED");
+      assert.equal(out.replacement, "cryptography");
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(bin, { recursive: true });
   }
 });
