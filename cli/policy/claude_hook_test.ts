@@ -252,3 +252,34 @@ Deno.test("handleSessionStart() lists denied and provisional deps, or returns nu
     null,
   );
 });
+
+Deno.test("an edit whose old_string does not match exactly is judged by the lines it inserts: deny only", async () => {
+  const client = fakeClient();
+  // Editors such as Gemini's `replace` correct a near-miss old_string and apply the edit anyway.
+  const denied = await handlePreToolUse(
+    edit("Edit", {
+      old_string: `dependencies = ["requests>=2.31"]  `,
+      new_string: `dependencies = [\n  "requests>=2.31",\n  "pycrypto==2.6.1",\n]`,
+    }),
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.equal(denied?.[0], "deny");
+  assert.deepEqual(
+    client.calls.batches.at(-1),
+    [
+      { package: "requests", version: "2.31" },
+      { package: "pycrypto", version: "2.6.1" },
+    ].filter((q) => q.package !== "requests"),
+  );
+  const quiet = await handlePreToolUse(
+    edit("Edit", { old_string: `name = "nope"`, new_string: `name = "shop"\n  "left-pad",` }),
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.deepEqual(quiet, ["allow", null], "a loosely read provisional package says nothing");
+  assert.equal(client.calls.approvals.length, 0);
+  assert.deepEqual(client.calls.batches.at(-1), [{ package: "left-pad", version: null }]);
+});

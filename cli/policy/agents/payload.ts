@@ -27,6 +27,11 @@ export interface FileChange {
   readFrom?: string;
   /** The content after the call given the current one (null: absent); null when the call fails. */
   after(current: string | null): string | null;
+  /**
+   * The text a replacement inserts and the text it takes out, for when {@link after}
+   * cannot simulate it (editors that match loosely still apply such an edit).
+   */
+  inserted?: { added: string; removed: string };
 }
 
 /** What a tool call would do, as far as the gate cares. */
@@ -122,6 +127,13 @@ function editsOf(input: Json): Replacement[] | null {
   return out;
 }
 
+function insertedBy(rs: Replacement[]): { added: string; removed: string } {
+  return {
+    added: rs.map((r) => r.newText).join("\n"),
+    removed: rs.map((r) => r.oldText).join("\n"),
+  };
+}
+
 /** File changes of an editor tool, judged by the shape of its input. */
 function fileChanges(input: Json, cwd: string | null): FileChange[] {
   const list = pick(input, "replacements", "edits");
@@ -140,6 +152,7 @@ function fileChanges(input: Json, cwd: string | null): FileChange[] {
       path,
       after: (current) =>
         rs.reduce<string | null>((t, r) => t === null ? null : applyReplacement(t, r), current),
+      inserted: insertedBy(rs),
     }));
   }
   const path = str(pick(input, "file_path", "filePath", "path", "absolute_path", "target_file"));
@@ -148,10 +161,17 @@ function fileChanges(input: Json, cwd: string | null): FileChange[] {
   const content = pick(input, "content", "file_text", "fileText", "contents");
   const single = replacement(input);
   const edits = editsOf(input);
-  if (single) return [{ path: file, after: (current) => applyReplacement(current, single) }];
+  if (single) {
+    return [{
+      path: file,
+      after: (current) => applyReplacement(current, single),
+      inserted: insertedBy([single]),
+    }];
+  }
   if (edits) {
     return [{
       path: file,
+      inserted: insertedBy(edits),
       after: (current) =>
         edits.reduce<string | null>(
           (t, r) => t === null ? null : applyReplacement(t, r),

@@ -84,8 +84,9 @@ function safeDeps(kind: "pyproject" | "requirements", text: string | null): Depe
 function addedByFiles(
   action: Extract<ToolAction, { kind: "files" }>,
   deps: GateDeps,
-): { wanted: Wanted; files: string[] } | null {
+): { wanted: Wanted; files: string[]; loose: Set<string> } | null {
   const wanted: Wanted = new Map();
+  const loose = new Set<string>();
   const files: string[] = [];
   for (const change of action.changes) {
     const kind = manifestKind(change.path);
@@ -93,7 +94,16 @@ function addedByFiles(
     files.push(basename(change.path));
     const current = deps.readFile(change.readFrom ?? change.path);
     const after = change.after(current);
-    if (after === null) continue;
+    if (after === null) {
+      // Not simulable here (the editor may match loosely): judge the lines it inserts.
+      if (change.inserted) {
+        for (const [name, spec] of insertedRequirements(kind, change.inserted, current)) {
+          if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
+          loose.add(name);
+        }
+      }
+      continue;
+    }
     const afterDeps = safeDeps(kind, after);
     if (afterDeps === null) continue;
     const before = change.readFrom ? deps.readFile(change.path) : current;
@@ -102,7 +112,40 @@ function addedByFiles(
       if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
     }
   }
-  return files.length ? { wanted, files } : null;
+  return files.length ? { wanted, files, loose } : null;
+}
+
+/** A quoted PEP 508 string alone on a line (a TOML array item), or an item inside `[...]`. */
+const QUOTED_ITEM =
+  /^\s*(?:[A-Za-z_-]+\s*=\s*\[)?\s*["']([A-Za-z0-9][^"']*)["']\s*,?\s*\]?\s*(#.*)?$/;
+
+/**
+ * Requirements among the lines a replacement inserts that it does not also
+ * take out and the file does not already declare: requirement lines of a
+ * requirements file, quoted array items of a pyproject.toml.
+ */
+export function insertedRequirements(
+  kind: "pyproject" | "requirements",
+  inserted: { added: string; removed: string },
+  current: string | null,
+): Dependencies {
+  const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const removed = new Set(lines(inserted.removed));
+  const fresh = lines(inserted.added).filter((l) => !removed.has(l));
+  let found: Dependencies;
+  if (kind === "requirements") {
+    found = manifestDependencies("requirements", fresh.join("\n"));
+  } else {
+    found = new Map();
+    for (const line of fresh) {
+      const item = QUOTED_ITEM.exec(line);
+      if (!item) continue;
+      const deps = manifestDependencies("requirements", item[1]);
+      for (const [name, spec] of deps) if (!found.has(name)) found.set(name, spec);
+    }
+  }
+  const existing = safeDeps(kind, current) ?? new Map();
+  return new Map([...found].filter(([name, spec]) => existing.get(name) !== spec));
 }
 
 function addedByCommand(command: string, cwd: string, deps: GateDeps): Wanted | null {
@@ -129,6 +172,7 @@ export async function gateAction(
   deps: GateDeps,
 ): Promise<[HookDecision, string | null] | null> {
   let wanted: Wanted;
+  let loose = new Set<string>();
   let subject: string;
   let doing: string;
   if (action.kind === "shell") {
@@ -141,6 +185,7 @@ export async function gateAction(
     const found = addedByFiles(action, deps);
     if (found === null) return null;
     wanted = found.wanted;
+    loose = found.loose;
     subject = `This edit of ${[...new Set(found.files)].join(", ")}`;
     doing = `adding it to ${found.files[0]}`;
   }
@@ -165,7 +210,10 @@ export async function gateAction(
     );
     return ["deny", clip(lines.join(" "))];
   }
-  const provisional = outcome.results.filter((r) => r.verdict === "PROVISIONALLY_ALLOWED");
+  // Loosely read names only ever deny: a guess must not file approval requests.
+  const provisional = outcome.results.filter((r) =>
+    r.verdict === "PROVISIONALLY_ALLOWED" && !loose.has(r.package)
+  );
   if (!provisional.length) return ["allow", null];
   const lines: string[] = [];
   for (const result of provisional) {
