@@ -147,8 +147,8 @@ const UV_TOOL_VALUES = new Set([...PIP_VALUES, "--from", "--with", "--with-edita
 
 /** Options whose value is a requirements file to read. */
 const FILE_OPTIONS = new Set(["-r", "--requirement", "--requirements", "--with-requirements"]);
-/** Options whose value is itself a requirement (`uv tool install --with x --from y`). */
-const PACKAGE_OPTIONS = new Set(["--with", "--from"]);
+/** Options whose value is itself a requirement (`uv tool install --with x --from y`, `pipx run --spec`). */
+const PACKAGE_OPTIONS = new Set(["--with", "--from", "--spec"]);
 
 /**
  * Replaces newlines outside quotes with `;`, so every line is its own
@@ -226,32 +226,77 @@ function program(word: string): string {
 }
 
 /** Words after the install subcommand, or null when this is not an install. */
-function installArgs(words: string[]): { args: string[]; values: Set<string> } | null {
+/**
+ * How an installer's positional words are read: all requirements (`pip install a b`), only the
+ * first one, after which the tool's own arguments follow (`uvx ruff check .`), or none
+ * (`uv run --with x script.py`).
+ */
+type Positionals = "all" | "first" | "none";
+
+/** The words an installer or runner reads, or null when this is neither. */
+interface InstallWords {
+  args: string[];
+  values: Set<string>;
+  positional: Positionals;
+}
+
+function runner(args: string[], values: Set<string>, named: string[]): InstallWords {
+  // `--from X` / `--spec X` names the package; the first positional is then a command name
+  const positional = args.some((w) => named.some((n) => w === n || w.startsWith(`${n}=`)))
+    ? "none"
+    : "first";
+  return { args, values, positional };
+}
+
+function installArgs(words: string[]): InstallWords | null {
   const [first, ...rest] = words;
   const prog = program(first);
   if (/^pip(\d+(\.\d+)?)?$/.test(prog)) {
-    return rest[0] === "install" ? { args: rest.slice(1), values: PIP_VALUES } : null;
+    return rest[0] === "install"
+      ? { args: rest.slice(1), values: PIP_VALUES, positional: "all" }
+      : null;
   }
   if (/^(python|py)(\d+(\.\d+)?)?$/.test(prog)) {
     const m = rest.indexOf("-m");
     if (m < 0 || rest[m + 1] !== "pip") return null;
-    return rest[m + 2] === "install" ? { args: rest.slice(m + 3), values: PIP_VALUES } : null;
+    return rest[m + 2] === "install"
+      ? { args: rest.slice(m + 3), values: PIP_VALUES, positional: "all" }
+      : null;
   }
   if (prog === "uv") {
     const sub = rest.filter((w) => !w.startsWith("-"));
     const at = (name: string) => rest.indexOf(name);
-    if (sub[0] === "add") return { args: rest.slice(at("add") + 1), values: UV_ADD_VALUES };
+    const all = (args: string[], values: Set<string>): InstallWords => ({
+      args,
+      values,
+      positional: "all",
+    });
+    if (sub[0] === "add") return all(rest.slice(at("add") + 1), UV_ADD_VALUES);
     if (sub[0] === "pip" && sub[1] === "install") {
-      return { args: rest.slice(at("install") + 1), values: PIP_VALUES };
+      return all(rest.slice(at("install") + 1), PIP_VALUES);
     }
     if (sub[0] === "tool" && sub[1] === "install") {
-      return { args: rest.slice(at("install") + 1), values: UV_TOOL_VALUES };
+      return all(rest.slice(at("install") + 1), UV_TOOL_VALUES);
+    }
+    if (sub[0] === "tool" && sub[1] === "run") {
+      return runner(rest.slice(at("run") + 1), UV_TOOL_VALUES, ["--from"]);
+    }
+    if (sub[0] === "run") {
+      return { args: rest.slice(at("run") + 1), values: UV_TOOL_VALUES, positional: "none" };
     }
     return null;
   }
-  if (prog === "poetry" && rest[0] === "add") return { args: rest.slice(1), values: POETRY_VALUES };
-  if (prog === "pdm" && rest[0] === "add") return { args: rest.slice(1), values: PDM_VALUES };
-  if (prog === "pipx" && rest[0] === "install") return { args: rest.slice(1), values: PIPX_VALUES };
+  if (prog === "uvx") return runner(rest, UV_TOOL_VALUES, ["--from"]);
+  if (prog === "poetry" && rest[0] === "add") {
+    return { args: rest.slice(1), values: POETRY_VALUES, positional: "all" };
+  }
+  if (prog === "pdm" && rest[0] === "add") {
+    return { args: rest.slice(1), values: PDM_VALUES, positional: "all" };
+  }
+  if (prog === "pipx" && rest[0] === "install") {
+    return { args: rest.slice(1), values: PIPX_VALUES, positional: "all" };
+  }
+  if (prog === "pipx" && rest[0] === "run") return runner(rest.slice(1), PIPX_VALUES, ["--spec"]);
   return null;
 }
 
@@ -300,8 +345,7 @@ function fromFile(path: string, read: ReadText, seen: Set<string>): RequestedPac
 }
 
 function packagesOfInstall(
-  args: string[],
-  values: Set<string>,
+  { args, values, positional }: InstallWords,
   cwd: string,
   read: ReadText,
 ): RequestedPackage[] {
@@ -328,8 +372,10 @@ function packagesOfInstall(
       }
       continue;
     }
+    if (positional === "none") continue;
     const pkg = requested(word);
     if (pkg) found.push(pkg);
+    if (positional === "first") break; // the rest are the tool's own arguments
   }
   return found;
 }
@@ -375,7 +421,7 @@ export function requestedPackages(
     const where = directory >= 0 && install.args[directory + 1]
       ? resolve(dir, install.args[directory + 1])
       : dir;
-    found.push(...packagesOfInstall(install.args, install.values, where, read));
+    found.push(...packagesOfInstall(install, where, read));
   }
   return found;
 }

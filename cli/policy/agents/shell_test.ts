@@ -31,6 +31,12 @@ Deno.test("requestedPackages() finds every installer's packages", () => {
     ["FOO=1 sudo -H pip install pycrypto", ["pycrypto"]],
     ["bash -lc 'pip install pycrypto'", ["pycrypto"]],
     ["sudo -u app pip install pycrypto", ["pycrypto"]],
+    ["uvx pycrypto --help", ["pycrypto"]],
+    ["uvx --from httpie http GET example.org", ["httpie"]],
+    ["uv tool run --with pycrypto ruff check .", ["pycrypto", "ruff"]],
+    ["uv run --with pycrypto python script.py", ["pycrypto"]],
+    ["pipx run pycowsay moo", ["pycowsay"]],
+    ["pipx run --spec pycrypto==2.6.1 crypto-cli", ["pycrypto@2.6.1"]],
     ["pip install 'pycrypto @ https://example.org/pycrypto-2.6.1.tar.gz'", ["pycrypto"]],
   ];
   for (const [command, expected] of cases) assert.deepEqual(names(command), expected, command);

@@ -143,11 +143,13 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     report(io, "CLAUDE.md section", path, written);
   }
   if (!portable) {
+    const meanwhile = agents.includes("claude")
+      ? "Until then only Claude Code is gated on this machine, through .claude/settings.local.json"
+      : "Until then the agent hooks cannot start on this machine";
     io.stdout(
       `note      \`policy\` is not on PATH: the hooks in committed files call \`policy\`, so ` +
         `install it with \`deno task install\` in the policyd checkout (or a release binary). ` +
-        `Until then only Claude Code is gated on this machine, through ` +
-        `.claude/settings.local.json; run \`policy init\` again afterwards.\n`,
+        `${meanwhile}; run \`policy init\` again afterwards.\n`,
     );
   }
   return EXIT.OK;
