@@ -61,6 +61,8 @@ export function exportRegistryYaml(
     ...(extraRules.length ? {} : { version: registry.version }),
     policies: registry.policies,
     packages: [...rules.values()].sort((a, b) => a.name.localeCompare(b.name)).map(authoredRule),
+    // Exceptions are kept as authored (compiled exceptions hold only authored fields).
+    ...(registry.exceptions?.length ? { exceptions: registry.exceptions } : {}),
   };
   // The export must be importable: run it through the one validator.
   const valid = validateRegistry(document);

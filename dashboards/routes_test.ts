@@ -82,8 +82,16 @@ Deno.test("exportRegistryYaml() merges proposed rules and drops the version", ()
       unversioned_cve_scope: "latest" as const,
       licenses: { allowed: ["MIT"], denied: [] },
       unknown_license_policy: "provisional" as const,
+      on_missing_data: "allow" as const,
+      min_release_age_days: 0,
     },
     packages: [{ name: "six", status: "approved" as const }],
+    exceptions: [{
+      package: "six",
+      vulnerabilities: ["CVE-2024-0001"],
+      reason: "not reachable",
+      expires: "2027-01-31",
+    }],
   };
   const result = exportRegistryYaml(
     registry,
@@ -94,6 +102,7 @@ Deno.test("exportRegistryYaml() merges proposed rules and drops the version", ()
   const doc = parse(result.yaml);
   assert.equal(doc.version, undefined);
   assert.deepEqual(doc.packages, [{ name: "six", status: "banned", reason: "old" }]);
+  assert.deepEqual(doc.exceptions, registry.exceptions, "exceptions survive the export");
   const plain = exportRegistryYaml(registry, [], new Date(0));
   assert.ok(plain.ok && parse(plain.yaml).version === "1");
 });

@@ -14,7 +14,7 @@ import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
-import { createLookupSources } from "./lookups/cached.ts";
+import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
 import { runScanPass } from "./scanner/scan_pass.ts";
 import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
@@ -119,12 +119,13 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     },
   );
   const cache: Cache = createCache(settings, log);
-  const lookups = options.lookups ?? createLookupSources(settings, cache, log);
+  const lookups: LookupSources = options.lookups ?? createLookupSources(settings, cache, log, now);
   const evaluations = createEvaluationService({
     registry,
     vulnerabilities: lookups.vulnerabilities,
     licenses: lookups.licenses,
     audit: store.audit,
+    now,
   });
   const background = options.background ?? true;
   const poller = background
@@ -169,6 +170,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     webhook: wired.webhook,
     scannerState: () =>
       scanner?.status() ?? { enabled: false, schedule: settings.CVE_SCAN_SCHEDULE, running: false },
+    upstreams: lookups.upstreams ? () => lookups.upstreams!.snapshot() : undefined,
     healthExtras: () => ({ auth: { enabled: settings.AUTH_ENABLED, backend: authenticator.name } }),
     startedAt: now().getTime(),
     now,

@@ -488,6 +488,9 @@
       );
     const policiesDiffer = state.registry &&
       JSON.stringify(imported.policies) !== JSON.stringify(state.registry.policies);
+    const exceptionsDiffer = state.registry &&
+      JSON.stringify(imported.exceptions || []) !==
+        JSON.stringify(state.registry.exceptions || []);
     notice(
       target,
       "ok",
@@ -513,6 +516,14 @@
         ? el("p", {
           text:
             "The policies differ from the live ones; policy changes are applied by committing the YAML, not by proposals.",
+        })
+        : "",
+      exceptionsDiffer
+        ? el("p", {
+          "data-testid": "import-exceptions",
+          text: "The document has " + (imported.exceptions || []).length +
+            " exception(s), the live registry " + ((state.registry.exceptions || []).length) +
+            "; exceptions are applied by committing the YAML, not by proposals.",
         })
         : "",
       state.importedRules.length

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+import { DATA_STATUSES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
 import { defineRoute } from "./contract.ts";
 
 /** Largest batch accepted (SPEC §7). */
@@ -29,6 +29,32 @@ export const ReportedCveSchema = z.object({
   summary: z.string().optional(),
 });
 
+/** Status and fetch time of one lookup behind a decision. */
+export const DataSourceSchema = z.object({
+  status: z.enum(DATA_STATUSES).describe(
+    "fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), " +
+      "skipped (a registry rule decided without the lookup)",
+  ),
+  fetched_at: z.string().nullable().describe(
+    "ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped",
+  ),
+});
+
+/** What a decision knew. */
+export const DecisionDataSchema = z.object({
+  vulnerabilities: DataSourceSchema,
+  license: DataSourceSchema,
+});
+
+/** An exception that waived findings of a decision. */
+export const AppliedExceptionSchema = z.object({
+  package: z.string(),
+  vulnerabilities: z.array(z.string()).optional(),
+  licenses: z.array(z.string()).optional(),
+  reason: z.string(),
+  expires: z.string().describe("YYYY-MM-DD"),
+});
+
 /** One evaluation as the API returns it (SPEC §7). */
 export const EvaluationSchema = z.object({
   package: z.string(),
@@ -43,6 +69,8 @@ export const EvaluationSchema = z.object({
   latest_version: z.string().nullable(),
   cves: z.array(ReportedCveSchema),
   max_cvss: z.number().nullable(),
+  data: DecisionDataSchema,
+  exceptions_applied: z.array(AppliedExceptionSchema),
   registry_version: z.string(),
   audit_id: z.number().int(),
 });

@@ -6,6 +6,16 @@
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
 
+/** The state of one upstream service. */
+export const UpstreamStateSchema = z.object({
+  status: z.enum(["ok", "failing", "unknown"]).describe(
+    "after the latest call; unknown before any",
+  ),
+  last_success_at: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+  last_error: z.string().nullable().describe("credentials redacted"),
+});
+
 /** The health document (later capabilities add members). */
 export const HealthSchema = z.looseObject({
   status: z.enum(["ok", "unavailable"]),
@@ -16,6 +26,7 @@ export const HealthSchema = z.looseObject({
   cache: z.string().describe("memory, redis, none; `degraded` when Redis is unreachable"),
   proposer: z.string(),
   uptime_s: z.number().int(),
+  upstreams: z.object({ osv: UpstreamStateSchema, pypi: UpstreamStateSchema }),
 });
 
 /** `GET /health`. */

@@ -31,6 +31,7 @@ export const DENIAL_CATEGORIES = [
   "DENIAL_CVE",
   "DENIAL_LICENSE",
   "DENIAL_LICENSE_UNKNOWN",
+  "DENIAL_DATA_UNAVAILABLE",
 ] as const;
 
 /** One of {@link DENIAL_CATEGORIES}. */
@@ -55,6 +56,9 @@ export interface PackageRule {
 /** What to do with a package whose license cannot be determined. */
 export type UnknownLicensePolicy = "allow" | "provisional" | "deny";
 
+/** What to do when a lookup the decision needs is unavailable. */
+export type MissingDataPolicy = "allow" | "provisional" | "deny";
+
 /** Which vulnerabilities count for an evaluation without a version. */
 export type UnversionedCveScope = "latest" | "any";
 
@@ -65,6 +69,29 @@ export interface Policies {
   unversioned_cve_scope: UnversionedCveScope;
   licenses: { allowed: string[]; denied: string[] };
   unknown_license_policy: UnknownLicensePolicy;
+  /** Applied when a lookup the decision needs is unavailable (default `allow`). */
+  on_missing_data: MissingDataPolicy;
+  /** Releases younger than this many days are only provisionally allowed; 0 = off. */
+  min_release_age_days: number;
+}
+
+/**
+ * A registry exception: waives the named vulnerabilities and/or licenses of
+ * one package (optionally only for some versions) until `expires` (inclusive).
+ */
+export interface RegistryException {
+  /** PEP 503-normalised package name. */
+  package: string;
+  /** PEP 440 specifier, e.g. `<2.32`; absent = every version. */
+  versions?: string;
+  /** Vulnerability ids or aliases the exception waives. */
+  vulnerabilities?: string[];
+  /** SPDX ids (or `UNKNOWN`) the exception accepts. */
+  licenses?: string[];
+  reason: string;
+  /** `YYYY-MM-DD`; the exception holds through this day (UTC). */
+  expires: string;
+  approved_by?: string;
 }
 
 /** The compiled registry: validated, normalised, sorted by name. */
@@ -73,6 +100,8 @@ export interface CompiledRegistry {
   compiled_at: string;
   policies: Policies;
   packages: PackageRule[];
+  /** Exceptions, sorted by package then expiry; expired ones are kept (and ignored). */
+  exceptions: RegistryException[];
 }
 
 /**
@@ -114,8 +143,16 @@ export interface Vulnerability {
 
 /** Result of a vulnerability lookup: data, or a note that none could be had. */
 export type VulnerabilityFacts =
-  | { status: "ok"; vulnerabilities: Vulnerability[] }
+  | ({ status: "ok"; vulnerabilities: Vulnerability[] } & FetchStamp)
   | { status: "unavailable"; detail: string };
+
+/** When upstream data was fetched, and whether this answer came from the cache. */
+export interface FetchStamp {
+  /** ISO-8601 time of the upstream fetch (kept by the cache). */
+  fetched_at?: string;
+  /** Set by the cache on a hit; never stored. */
+  cached?: boolean;
+}
 
 /** Result of a license lookup from the package index. */
 export type LicenseFacts =
@@ -126,7 +163,12 @@ export type LicenseFacts =
     /** The exact string the license was taken from; null when there was none. */
     license_raw: string | null;
     latest_version: string | null;
-  }
+    /**
+     * Upload time (ISO-8601) of the evaluated release, or of the latest release
+     * for a version-less lookup; null when the index lists no files for it.
+     */
+    released_at?: string | null;
+  } & FetchStamp
   | { status: "unavailable"; detail: string };
 
 /** Facts gathered by adapters before the core decides. */
@@ -149,6 +191,36 @@ export interface ReportedCve {
   summary?: string;
 }
 
+/** Where the data behind a decision came from (issue 14). */
+export const DATA_STATUSES = ["fresh", "cached", "unavailable", "skipped"] as const;
+
+/** One of {@link DATA_STATUSES}. */
+export type DataStatus = typeof DATA_STATUSES[number];
+
+/** Status and fetch time of one kind of upstream data. */
+export interface DataSource {
+  status: DataStatus;
+  /** ISO-8601 time of the upstream fetch; null when unavailable or skipped. */
+  fetched_at: string | null;
+}
+
+/** What the decision knew: one entry per lookup. */
+export interface DecisionData {
+  vulnerabilities: DataSource;
+  license: DataSource;
+}
+
+/** An exception that removed findings from a decision. */
+export interface AppliedException {
+  package: string;
+  /** The vulnerability ids it waived (as reported). */
+  vulnerabilities?: string[];
+  /** The license ids it accepted. */
+  licenses?: string[];
+  reason: string;
+  expires: string;
+}
+
 /** The decision of the core (SPEC §7 Evaluation minus the audit fields). */
 export interface Decision {
   package: string;
@@ -163,6 +235,8 @@ export interface Decision {
   latest_version: string | null;
   cves: ReportedCve[];
   max_cvss: number | null;
+  data: DecisionData;
+  exceptions_applied: AppliedException[];
 }
 
 /** A decision as returned by the API: with the registry version and audit id. */

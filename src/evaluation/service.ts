@@ -5,14 +5,8 @@
  *
  * @module
  */
-import { evaluate } from "../core/evaluate.ts";
-import type {
-  Decision,
-  Evaluation,
-  EvaluationFacts,
-  EvaluationRequest,
-  RegistrySnapshot,
-} from "../core/types.ts";
+import { factsVerdict, registryVerdict } from "../core/evaluate.ts";
+import type { Decision, Evaluation, EvaluationRequest, RegistrySnapshot } from "../core/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import type { AuditStore, NewAuditRow } from "../store/types.ts";
@@ -32,6 +26,8 @@ export interface EvaluationServiceDeps {
   vulnerabilities: VulnerabilitySource;
   licenses: LicenseSource;
   audit: AuditStore;
+  /** Clock of exception expiry and release age; default the system clock. */
+  now?: () => Date;
 }
 
 /** Evaluates packages and records every decision. */
@@ -41,7 +37,6 @@ export interface EvaluationService {
   evaluateMany(requests: EvaluationRequest[], context: CallContext): Promise<Evaluation[]>;
 }
 
-const HARD_BLOCKS = new Set(["DENIAL_BANNED", "DENIAL_DEPRECATED", "DENIAL_VERSION_CONSTRAINT"]);
 const BATCH_CONCURRENCY = 16;
 
 /** Builds the audit row of a decision. */
@@ -67,6 +62,8 @@ export function auditRowOf(
     registry_version: snapshot.registry.version,
     license_raw: decision.license_raw,
     reason: decision.reason,
+    data: decision.data,
+    exceptions_applied: decision.exceptions_applied,
   };
 }
 
@@ -80,16 +77,16 @@ export function auditRowOf(
  * ```
  */
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
+  const now = deps.now ?? (() => new Date());
   async function decide(request: EvaluationRequest, snapshot: RegistrySnapshot): Promise<Decision> {
-    const noFacts: EvaluationFacts = { vulnerabilities: null, license: null };
-    // Registry hard blocks need no upstream data: skip the lookups entirely.
-    const quick = evaluate(request, snapshot, noFacts);
-    if (quick.denial_category && HARD_BLOCKS.has(quick.denial_category)) return quick;
+    // The registry decides hard blocks on its own: no lookup is made for them.
+    const byRegistry = registryVerdict(request, snapshot);
+    if (byRegistry) return byRegistry;
     const [vulnerabilities, license] = await Promise.all([
       deps.vulnerabilities.query(request.name, request.version),
       deps.licenses.lookup(request.name, request.version),
     ]);
-    return evaluate(request, snapshot, { vulnerabilities, license });
+    return factsVerdict(request, snapshot, { vulnerabilities, license }, now());
   }
 
   return {

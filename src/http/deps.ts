@@ -14,6 +14,7 @@ import type { Store } from "../store/types.ts";
 import type { ApprovalService } from "../approvals/service.ts";
 import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
+import type { UpstreamName, UpstreamState } from "../lookups/upstream_health.ts";
 
 /** Per-request variables set by middleware. */
 export interface AppEnv {
@@ -49,6 +50,8 @@ export interface AppDeps {
   webhook: WebhookHandler;
   /** Scanner status for `/health` (enabled, schedule, last pass). */
   scannerState: () => unknown;
+  /** State of the upstream services (OSV, PyPI) for `/health`; all `unknown` when absent. */
+  upstreams?: () => Record<UpstreamName, UpstreamState>;
   /** Extra fields merged into `/health` (auth mode, …). */
   healthExtras?: () => Record<string, unknown>;
   /** Process start, for `uptime_s`. */

@@ -1,7 +1,10 @@
 /**
  * Caching decorators of the lookup sources (SPEC §6.4). Answers with data are
  * cached for `CACHE_TTL_SECONDS`; `unavailable` answers never are, so the next
- * evaluation tries upstream again. Keys carry a schema version, the PEP 503
+ * evaluation tries upstream again. A cached answer keeps the `fetched_at` of
+ * its upstream fetch and comes back marked `cached`, so a decision shows the
+ * real age of its data (in the memory and the Redis cache alike: both store
+ * the JSON value). Keys carry a schema version, the PEP 503
  * name and, only for versioned queries, `==version`, so a version-less query
  * ("all versions") and a versioned one never share an entry.
  *
@@ -15,9 +18,10 @@ import type { Cache } from "../cache/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "./types.ts";
 import { createOsvSource } from "./osv.ts";
 import { createPypiSource } from "./pypi.ts";
+import { createUpstreamHealth, type UpstreamHealth } from "./upstream_health.ts";
 
 /** Bumped whenever the shape of cached values changes. */
-const KEY_VERSION = "v1";
+const KEY_VERSION = "v2";
 
 function suffix(name: string, version: string | null): string {
   return version === null ? normalizeName(name) : `${normalizeName(name)}==${version.trim()}`;
@@ -28,8 +32,8 @@ function suffix(name: string, version: string | null): string {
  *
  * @example
  * ```ts
- * osvQueryKey("Requests", null); // "policyd:v1:osv:query:requests"
- * osvQueryKey("requests", "2.31.0"); // "policyd:v1:osv:query:requests==2.31.0"
+ * osvQueryKey("Requests", null); // "policyd:v2:osv:query:requests"
+ * osvQueryKey("requests", "2.31.0"); // "policyd:v2:osv:query:requests==2.31.0"
  * ```
  */
 export function osvQueryKey(name: string, version: string | null): string {
@@ -56,9 +60,9 @@ export function withVulnerabilityCache(
     async query(name, version) {
       const key = osvQueryKey(name, version);
       const hit = await cache.get<VulnerabilityFacts>(key);
-      if (hit !== undefined && hit.status === "ok") return hit;
+      if (hit !== undefined && hit.status === "ok") return { ...hit, cached: true };
       const facts = await source.query(name, version);
-      if (facts.status === "ok") await cache.set(key, facts, ttlSeconds);
+      if (facts.status === "ok") await cache.set(key, { ...facts, cached: undefined }, ttlSeconds);
       return facts;
     },
   };
@@ -74,9 +78,9 @@ export function withLicenseCache(
     async lookup(name, version) {
       const key = pypiLicenseKey(name, version);
       const hit = await cache.get<LicenseFacts>(key);
-      if (hit !== undefined && hit.status === "ok") return hit;
+      if (hit !== undefined && hit.status === "ok") return { ...hit, cached: true };
       const facts = await source.lookup(name, version);
-      if (facts.status === "ok") await cache.set(key, facts, ttlSeconds);
+      if (facts.status === "ok") await cache.set(key, { ...facts, cached: undefined }, ttlSeconds);
       return facts;
     },
   };
@@ -86,6 +90,8 @@ export function withLicenseCache(
 export interface LookupSources {
   vulnerabilities: VulnerabilitySource;
   licenses: LicenseSource;
+  /** Outcomes of the upstream calls, for `/health` (absent for sources without upstreams). */
+  upstreams?: UpstreamHealth;
 }
 
 /**
@@ -105,18 +111,21 @@ export function createLookupSources(
   >,
   cache: Cache,
   log: Logger,
+  now: () => Date = () => new Date(),
 ): LookupSources {
   const lookupLog = log.child({ component: "lookups" });
+  const upstreams = createUpstreamHealth(now);
   return {
     vulnerabilities: withVulnerabilityCache(
-      createOsvSource(settings, lookupLog),
+      createOsvSource(settings, lookupLog, { now, health: upstreams }),
       cache,
       settings.CACHE_TTL_SECONDS,
     ),
     licenses: withLicenseCache(
-      createPypiSource(settings, lookupLog),
+      createPypiSource(settings, lookupLog, { now, health: upstreams }),
       cache,
       settings.CACHE_TTL_SECONDS,
     ),
+    upstreams,
   };
 }

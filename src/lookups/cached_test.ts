@@ -1,4 +1,4 @@
-import { equal, notEqual } from "node:assert/strict";
+import { equal, notEqual, ok } from "node:assert/strict";
 import { createLookupSources, osvQueryKey, pypiLicenseKey } from "./cached.ts";
 import { createMemoryCache } from "../cache/memory.ts";
 import { loadSettings } from "../config/settings.ts";
@@ -6,10 +6,10 @@ import { silentLogger } from "../log/logger.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 
 Deno.test("cache keys distinguish version-less from versioned queries", () => {
-  equal(osvQueryKey("Requests", null), "policyd:v1:osv:query:requests");
-  equal(osvQueryKey("requests", "2.31.0"), "policyd:v1:osv:query:requests==2.31.0");
+  equal(osvQueryKey("Requests", null), "policyd:v2:osv:query:requests");
+  equal(osvQueryKey("requests", "2.31.0"), "policyd:v2:osv:query:requests==2.31.0");
   notEqual(osvQueryKey("requests", null), osvQueryKey("requests", ""));
-  equal(pypiLicenseKey("Foo_Bar", null), "policyd:v1:pypi:license:foo-bar");
+  equal(pypiLicenseKey("Foo_Bar", null), "policyd:v2:pypi:license:foo-bar");
   notEqual(pypiLicenseKey("requests", null), osvQueryKey("requests", null));
 });
 
@@ -24,7 +24,12 @@ Deno.test("cached lookups reach upstream once per key within the TTL", async () 
     );
     const first = await vulnerabilities.query("requests", null);
     const again = await vulnerabilities.query("Requests", null);
-    equal(JSON.stringify(again), JSON.stringify(first));
+    ok(first.status === "ok" && again.status === "ok");
+    equal(first.cached, undefined);
+    equal(again.cached, true, "the second answer says it came from the cache");
+    ok(first.fetched_at, "the first answer carries its fetch time");
+    equal(again.fetched_at, first.fetched_at, "the cached answer keeps the first fetch time");
+    equal(JSON.stringify({ ...again, cached: undefined }), JSON.stringify(first));
     equal(upstream.calls["osv.query"], 1);
     await vulnerabilities.query("requests", "2.31.0"); // own key
     await vulnerabilities.query("requests", "2.31.0");

@@ -11,6 +11,7 @@ import type { Logger } from "../log/logger.ts";
 import type { Settings } from "../config/settings.ts";
 import type { VulnerabilitySource } from "./types.ts";
 import { fetchJson } from "./http.ts";
+import type { UpstreamHealth } from "./upstream_health.ts";
 import { type OsvRecord, osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
 
 const queryResponseSchema = z.object({
@@ -23,6 +24,14 @@ const MAX_PAGES = 100;
 
 /** Settings the OSV adapter reads. */
 export type OsvSettings = Pick<Settings, "OSV_API_URL" | "LOOKUP_TIMEOUT_MS">;
+
+/** Optional collaborators of the OSV source. */
+export interface OsvSourceOptions {
+  /** Clock of `fetched_at`; default the system clock. */
+  now?: () => Date;
+  /** Told about every answer and failure, for `/health`. */
+  health?: UpstreamHealth;
+}
 
 /** Joins a base URL (with or without a trailing slash) and an absolute path. */
 export function joinUrl(base: string, path: string): string {
@@ -78,7 +87,12 @@ export async function queryOsvRecords(
  * const facts = await osv.query("requests", "2.30.0");
  * ```
  */
-export function createOsvSource(settings: OsvSettings, log: Logger): VulnerabilitySource {
+export function createOsvSource(
+  settings: OsvSettings,
+  log: Logger,
+  options: OsvSourceOptions = {},
+): VulnerabilitySource {
+  const now = options.now ?? (() => new Date());
   return {
     async query(name: string, version: string | null): Promise<VulnerabilityFacts> {
       const result = await queryOsvRecords(
@@ -88,6 +102,7 @@ export function createOsvSource(settings: OsvSettings, log: Logger): Vulnerabili
         settings.LOOKUP_TIMEOUT_MS,
       );
       if (!result.ok) {
+        options.health?.failure("osv", result.detail);
         log.warn("vulnerability lookup unavailable", {
           package: name,
           version,
@@ -95,7 +110,12 @@ export function createOsvSource(settings: OsvSettings, log: Logger): Vulnerabili
         });
         return { status: "unavailable", detail: result.detail };
       }
-      return { status: "ok", vulnerabilities: toVulnerabilities(result.records, name) };
+      options.health?.success("osv");
+      return {
+        status: "ok",
+        vulnerabilities: toVulnerabilities(result.records, name),
+        fetched_at: now().toISOString(),
+      };
     },
   };
 }

@@ -66,12 +66,17 @@ function scoreOf(record: OsvRecord): number | null {
   return recordScore(severity, typeof qualitative === "string" ? qualitative : undefined);
 }
 
-/** Picks the reported id: the CVE alias, else the GHSA id, else a record id. */
-function reportedId(allIds: string[], recordIds: string[]): string {
-  const sorted = [...allIds].sort();
-  return sorted.find((id) => id.startsWith("CVE-")) ??
-    sorted.find((id) => id.startsWith("GHSA-")) ??
-    [...recordIds].sort()[0];
+/**
+ * Picks the reported id (SPEC §16.3): the `CVE-` id among the merged records
+ * and their aliases, else the id of a record itself, never another alias.
+ * Among merged records without a CVE, a GHSA record's own id wins (GitHub's
+ * advisory is the one users look up), then the smallest record id.
+ */
+export function reportedId(allIds: string[], recordIds: string[]): string {
+  const cve = [...allIds].sort().find((id) => id.startsWith("CVE-"));
+  if (cve) return cve;
+  const records = [...recordIds].sort();
+  return records.find((id) => id.startsWith("GHSA-")) ?? records[0];
 }
 
 function summaryOf(records: OsvRecord[]): string | undefined {

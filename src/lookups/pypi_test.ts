@@ -173,12 +173,15 @@ Deno.test("a versioned lookup reports the project's latest version, not the rele
 Deno.test("a package PyPI does not know is UNKNOWN with license_raw null", async () => {
   const upstream = await startFakeUpstream();
   try {
-    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger);
+    const now = () => new Date("2026-11-23T12:00:00Z");
+    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger, { now });
     deepStrictEqual(await pypi.lookup("no-such-package-xyz", null), {
       status: "ok",
       license: "UNKNOWN",
       license_raw: null,
       latest_version: null,
+      released_at: null,
+      fetched_at: "2026-11-23T12:00:00.000Z",
     });
     // A version PyPI does not have: UNKNOWN, but the latest version is still known.
     deepStrictEqual(await pypi.lookup("requests", "99.0"), {
@@ -186,6 +189,8 @@ Deno.test("a package PyPI does not know is UNKNOWN with license_raw null", async
       license: "UNKNOWN",
       license_raw: null,
       latest_version: "2.18.4",
+      released_at: null,
+      fetched_at: "2026-11-23T12:00:00.000Z",
     });
   } finally {
     await upstream.close();

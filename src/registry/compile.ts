@@ -19,8 +19,8 @@ export async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function stripUndefined(rule: PackageRule): PackageRule {
-  return Object.fromEntries(Object.entries(rule).filter(([, v]) => v !== undefined)) as PackageRule;
+function stripUndefined<T extends object>(rule: T): T {
+  return Object.fromEntries(Object.entries(rule).filter(([, v]) => v !== undefined)) as T;
 }
 
 /**
@@ -48,6 +48,9 @@ export async function compileRegistry(text: string, now: Date = new Date()): Pro
       compiled_at: now.toISOString(),
       policies: doc.policies,
       packages,
+      exceptions: doc.exceptions
+        .map((e) => stripUndefined(e))
+        .sort((a, b) => a.package.localeCompare(b.package) || a.expires.localeCompare(b.expires)),
     },
   };
 }

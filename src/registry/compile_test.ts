@@ -134,7 +134,10 @@ Deno.test("the example registry holds §5's rules exactly plus 20+ packages acro
       ],
     },
     unknown_license_policy: "provisional",
+    on_missing_data: "allow",
+    min_release_age_days: 0,
   });
+  deepStrictEqual(c.registry.exceptions.map((e) => e.package), ["mysql-connector-python"]);
   ok(c.registry.packages.length >= 20);
   deepStrictEqual(
     new Set(c.registry.packages.map((p) => p.status)),

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { compare, valid } from "@renovatebot/pep440";
+import { compare, valid, validRange } from "@renovatebot/pep440";
 import { isValidName, normalizeName } from "../core/names.ts";
 import { REGISTRY_STATUSES } from "../core/types.ts";
 
@@ -67,8 +67,61 @@ export const policiesSchema = z
       .strict()
       .default({ allowed: [], denied: [] }),
     unknown_license_policy: z.enum(["allow", "provisional", "deny"]).default("provisional"),
+    on_missing_data: z.enum(["allow", "provisional", "deny"]).default("allow").describe(
+      "what to do when a lookup the decision needs (OSV, PyPI) is unavailable",
+    ),
+    min_release_age_days: z.number().int().min(0).max(3650).default(0).describe(
+      "releases uploaded fewer days ago are only provisionally allowed; 0 = off",
+    ),
   })
   .strict();
+
+const isoDay = z
+  .string({ message: "expires is required (YYYY-MM-DD)" })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date YYYY-MM-DD" })
+  .refine((d) =>
+    !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+    new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { message: "is not a real date" });
+
+/** One exception as authored: waives named vulnerabilities and/or licenses until it expires. */
+export const exceptionSchema = z
+  .object({
+    package: z
+      .string()
+      .trim()
+      .min(1, { message: "package name is required" })
+      .refine(isValidName, { message: "is not a valid Python package name" }),
+    versions: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((v) => validRange(v), { message: "is not a valid PEP 440 specifier" })
+      .optional()
+      .describe("PEP 440 specifier, e.g. `<2.32`; absent = every version"),
+    vulnerabilities: z.array(z.string().trim().min(1)).min(1).optional().describe(
+      "vulnerability ids or aliases (CVE-…, GHSA-…, PYSEC-…) waived",
+    ),
+    licenses: z.array(licenseId).min(1).optional().describe(
+      "SPDX ids (or UNKNOWN) accepted for this package",
+    ),
+    reason: z.string({ message: "reason is required" }).trim().min(1, {
+      message: "reason is required",
+    }),
+    expires: isoDay.describe("YYYY-MM-DD; the exception holds through this day (UTC)"),
+    approved_by: optionalText,
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (!e.vulnerabilities && !e.licenses) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["vulnerabilities"],
+        message: "an exception names vulnerabilities or licenses (or both)",
+      });
+    }
+  })
+  .transform((e) => ({ ...e, package: normalizeName(e.package) }));
 
 /** A whole registry document as authored in YAML. */
 export const registryDocumentSchema = z
@@ -76,6 +129,7 @@ export const registryDocumentSchema = z
     version: z.union([z.string().trim().min(1), z.number().transform(String)]).optional(),
     policies: policiesSchema.default(policiesSchema.parse({})),
     packages: z.array(packageRuleSchema).default([]),
+    exceptions: z.array(exceptionSchema).default([]),
   })
   .strict()
   .superRefine((doc, ctx) => {
@@ -94,6 +148,9 @@ export const registryDocumentSchema = z
 
 /** A validated registry document (names normalised, defaults applied). */
 export type RegistryDocument = z.infer<typeof registryDocumentSchema>;
+
+/** A validated exception. */
+export type ValidatedException = z.infer<typeof exceptionSchema>;
 
 /** A validated single rule. */
 export type ValidatedRule = z.infer<typeof packageRuleSchema>;

@@ -16,6 +16,8 @@ const POLICIES: Policies = {
   unversioned_cve_scope: "latest",
   licenses: { allowed: ["MIT"], denied: ["GPL-3.0-only"] },
   unknown_license_policy: "provisional",
+  on_missing_data: "allow",
+  min_release_age_days: 0,
 };
 
 function registryOf(names: string[], policies: Partial<Policies> = {}): CompiledRegistry {
@@ -24,6 +26,7 @@ function registryOf(names: string[], policies: Partial<Policies> = {}): Compiled
     compiled_at: "2026-11-21T00:00:00Z",
     policies: { ...POLICIES, ...policies },
     packages: [...names].sort().map((name) => ({ name, status: "approved" as const })),
+    exceptions: [],
   };
 }
 

@@ -63,4 +63,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX approval_requests_project ON approval_requests (project, status);
     `,
   },
+  {
+    version: 2,
+    name: "audit rows record what the decision knew (data status) and the exceptions applied",
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN data TEXT;
+      ALTER TABLE audit_log ADD COLUMN exceptions_applied TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];

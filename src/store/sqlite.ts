@@ -80,6 +80,10 @@ function whereClause(filter: AuditFilter): { sql: string; params: SQLInputValue[
   if (filter.package) (parts.push("package = ?"), params.push(filter.package));
   if (filter.license !== undefined) (parts.push("license = ?"), params.push(filter.license));
   if (filter.hasLicense) parts.push("license IS NOT NULL");
+  if (filter.dataUnavailable) {
+    parts.push("json_extract(data, ?) = 'unavailable'");
+    params.push(`$.${filter.dataUnavailable}.status`);
+  }
   if (filter.verdicts) inList("verdict", filter.verdicts);
   if (filter.categories) inList("denial_category", filter.categories);
   if (filter.packages) inList("package", filter.packages);
@@ -106,6 +110,8 @@ function toAuditRow(row: Row): AuditRow {
     registry_version: row.registry_version as string | null,
     license_raw: row.license_raw as string | null,
     reason: String(row.reason ?? ""),
+    data: row.data ? JSON.parse(String(row.data)) : null,
+    exceptions_applied: JSON.parse(String(row.exceptions_applied ?? "[]")),
   };
 }
 
@@ -129,8 +135,8 @@ function toApproval(row: Row): ApprovalRequest {
 
 const AUDIT_INSERT = `INSERT INTO audit_log (ts, package, version, license, verdict, project,
   requester, agent_model, agent_version, source, denial_category, cve_ids, max_cvss,
-  registry_status, registry_version, license_raw, reason)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  registry_status, registry_version, license_raw, reason, data, exceptions_applied)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /**
  * Opens (creating and migrating when needed) a SQLite store at `path`.
@@ -173,8 +179,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       row.registry_version,
       row.license_raw,
       row.reason,
+      row.data ? JSON.stringify(row.data) : null,
+      JSON.stringify(row.exceptions_applied ?? []),
     );
-    return { ...row, id: Number(result.lastInsertRowid), ts };
+    return {
+      ...row,
+      data: row.data ?? null,
+      exceptions_applied: row.exceptions_applied ?? [],
+      id: Number(result.lastInsertRowid),
+      ts,
+    };
   };
 
   // Group commit: inserts that arrive in the same turn of the event loop share

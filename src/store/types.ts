@@ -5,7 +5,13 @@
  *
  * @module
  */
-import type { DenialCategory, RegistryStatus, Verdict } from "../core/types.ts";
+import type {
+  AppliedException,
+  DecisionData,
+  DenialCategory,
+  RegistryStatus,
+  Verdict,
+} from "../core/types.ts";
 
 /** Call sources a client may declare with `X-Policy-Source`. */
 export { CALL_SOURCES } from "../core/types.ts";
@@ -35,6 +41,10 @@ export interface NewAuditRow {
   registry_version: string | null;
   license_raw: string | null;
   reason: string;
+  /** What the decision knew (issue 14); null for scanner alerts and rows before it. */
+  data?: DecisionData | null;
+  /** Exceptions that waived findings of this decision. */
+  exceptions_applied?: AppliedException[];
 }
 
 /** An audit row as stored (SPEC §8). `ts` is an ISO-8601 UTC timestamp. */
@@ -55,6 +65,8 @@ export interface AuditFilter {
   license?: string;
   /** Keep only rows with a non-null license. */
   hasLicense?: boolean;
+  /** Keep only rows whose data of this kind was unavailable. */
+  dataUnavailable?: "vulnerabilities" | "license";
   packages?: string[];
 }
 

@@ -41,8 +41,11 @@ const registry: CompiledRegistry = {
     unversioned_cve_scope: "latest",
     licenses: { allowed: ["MIT"], denied: [] },
     unknown_license_policy: "provisional",
+    on_missing_data: "allow",
+    min_release_age_days: 0,
   },
   packages: [...names].sort().map((name) => ({ name, status: "approved" as const })),
+  exceptions: [],
 };
 const licenses = withLicenseCache(createPypiSource(settings, silentLogger), cache, 3600);
 

@@ -23,7 +23,9 @@ Deno.test("GET /evaluate denies a banned package with its replacement and writes
     deepStrictEqual(Object.keys(body).sort(), [
       "audit_id",
       "cves",
+      "data",
       "denial_category",
+      "exceptions_applied",
       "latest_version",
       "license",
       "license_raw",
@@ -46,6 +48,9 @@ Deno.test("GET /evaluate denies a banned package with its replacement and writes
     equal(rows[0].source, "check");
     equal(rows[0].verdict, "DENIED");
     equal(rows[0].registry_version, "2026.11.21");
+    const skipped = { status: "skipped", fetched_at: null };
+    deepStrictEqual(body.data, { vulnerabilities: skipped, license: skipped });
+    deepStrictEqual(JSON.parse(String(rows[0].data)), body.data, "the audit row keeps the data");
   } finally {
     await server.close();
   }

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { createUpstreamHealth } from "../../lookups/upstream_health.ts";
 
 /** The health route. */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -21,6 +22,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
       cache: deps.cacheHealth(),
       proposer: deps.proposerName(),
       scanner: deps.scannerState(),
+      upstreams: deps.upstreams?.() ?? createUpstreamHealth().snapshot(),
       uptime_s: Math.floor(((deps.now?.() ?? new Date()).getTime() - deps.startedAt) / 1000),
       ...deps.healthExtras?.(),
     };
