@@ -142,7 +142,11 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
     return <SecurityPage view={{ chrome: chromeOf(deps), query, report }} />;
   });
   reportPage("/dashboard/legal", async (_c, query, at) => {
-    const report = await legalReport(deps.store.audit, toReportParams(query, at));
+    const report = await legalReport(
+      deps.store.audit,
+      toReportParams(query, at),
+      deps.registry.current(),
+    );
     return <LegalPage view={{ chrome: chromeOf(deps), query, report }} />;
   });
   reportPage("/dashboard/agents", async (_c, query, at) => {

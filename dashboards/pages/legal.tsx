@@ -8,6 +8,7 @@ import type { LegalReport } from "../../src/reports/legal.ts";
 import type { VerdictCounts } from "../../src/reports/params.ts";
 import { AuditTable, Bars, Card, Empty, PageHeader, ReportFilters, Stats } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
+import { DataBanner, emptyText } from "../data_banner.tsx";
 import type { ReportQuery } from "../params.ts";
 
 /** View model of the legal page. */
@@ -66,6 +67,11 @@ export function LegalPage(props: { view: LegalView }) {
         mix.
       </PageHeader>
       <ReportFilters action="/dashboard/legal" query={query} apiPath="/api/v1/reports/legal" />
+      <DataBanner
+        availability={report.data_availability}
+        exceptions={report.exceptions}
+        kind="license"
+      />
       <Stats
         items={[
           { label: "License denials", value: report.total_denials, testid: "total-denials" },
@@ -97,13 +103,25 @@ export function LegalPage(props: { view: LegalView }) {
       >
         {report.unknown_license.length
           ? <LicenseTable rows={report.unknown_license} testid="unknown-license" />
-          : <Empty>Every evaluated package had a recognisable license.</Empty>}
+          : (
+            <Empty>
+              {emptyText(
+                report.data_availability,
+                "license",
+                "Every evaluated package had a recognisable license.",
+              )}
+            </Empty>
+          )}
       </Card>
       <Card title="Recent denials" id="denials">
         <AuditTable
           rows={report.recent_denials}
           caption="License-driven denials (denied or unknown license), newest first."
-          empty="No license denials in this window."
+          empty={emptyText(
+            report.data_availability,
+            "license",
+            "No license denials in this window.",
+          )}
           testid="recent-denials"
         />
       </Card>

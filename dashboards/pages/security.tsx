@@ -16,6 +16,7 @@ import {
   Stats,
 } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
+import { DataBanner, emptyText } from "../data_banner.tsx";
 import type { ReportQuery } from "../params.ts";
 
 /** View model of the security page. */
@@ -31,6 +32,8 @@ const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 export function SecurityPage(props: { view: SecurityView }) {
   const { chrome, query, report } = props.view;
   const scope = query.project ? `project ${query.project}` : "all projects";
+  const clear = (sentence: string) =>
+    emptyText(report.data_availability, "vulnerabilities", sentence);
   return (
     <Layout title="Security" active="/dashboard/security" chrome={chrome}>
       <PageHeader title="Security report">
@@ -41,6 +44,11 @@ export function SecurityPage(props: { view: SecurityView }) {
         action="/dashboard/security"
         query={query}
         apiPath="/api/v1/reports/security"
+      />
+      <DataBanner
+        availability={report.data_availability}
+        exceptions={report.exceptions}
+        kind="vulnerabilities"
       />
       <Stats
         items={[
@@ -97,7 +105,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 </table>
               </div>
             )
-            : <Empty>No registry package needs attention.</Empty>}
+            : <Empty>{clear("No registry package needs attention.")}</Empty>}
         </Card>
       </div>
       <div class="grid">
@@ -129,7 +137,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 </table>
               </div>
             )
-            : <Empty>No CVE denials in this window.</Empty>}
+            : <Empty>{clear("No CVE denials in this window.")}</Empty>}
         </Card>
         <Card title="Top CVEs">
           {report.top_cves.length
@@ -157,7 +165,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 </table>
               </div>
             )
-            : <Empty>No CVEs behind denials in this window.</Empty>}
+            : <Empty>{clear("No CVEs behind denials in this window.")}</Empty>}
         </Card>
       </div>
       <Card title="Recent scanner alerts" id="alerts">
@@ -172,7 +180,7 @@ export function SecurityPage(props: { view: SecurityView }) {
         <AuditTable
           rows={report.recent_denials}
           caption="CVE-driven denials, newest first."
-          empty="No CVE denials in this window."
+          empty={clear("No CVE denials in this window.")}
           testid="recent-denials"
         />
       </Card>

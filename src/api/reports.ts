@@ -51,6 +51,26 @@ export const AuditRowSchema = z.looseObject({
   denial_category: z.string().nullable(),
 });
 
+/** Evaluations in the window and how many lacked each kind of upstream data. */
+export const DataAvailabilitySchema = z.object({
+  evaluations: z.number().int(),
+  vulnerabilities_unavailable: z.number().int(),
+  license_unavailable: z.number().int(),
+});
+
+const ReportedExceptionSchema = z.looseObject({
+  package: z.string(),
+  reason: z.string(),
+  expires: z.string(),
+  days_left: z.number().int().describe("0 = expires today; negative once expired"),
+});
+
+/** Registry exceptions a report warns about. */
+export const ExceptionsDueSchema = z.object({
+  expiring: z.array(ReportedExceptionSchema).describe("live, expiring within 14 days"),
+  expired: z.array(ReportedExceptionSchema).describe("expired, ignored by evaluations"),
+});
+
 /** The security (CVE) report. */
 export const SecurityReportSchema = z.looseObject({
   total_denials: z.number().int(),
@@ -66,6 +86,8 @@ export const SecurityReportSchema = z.looseObject({
   top_cves: z.array(z.looseObject({ cve: z.string(), denials: z.number().int() })),
   hot_registry_packages: z.array(z.looseObject({ package: z.string() })),
   recent_alerts: z.array(AuditRowSchema),
+  data_availability: DataAvailabilitySchema,
+  exceptions: ExceptionsDueSchema,
 });
 
 /** The legal (licence) report. */
@@ -75,6 +97,10 @@ export const LegalReportSchema = z.looseObject({
   license_breakdown: z.array(z.object({ license: z.string(), verdicts: VerdictCountsSchema })),
   unknown_license: z.array(z.object({ license: z.string(), verdicts: VerdictCountsSchema })),
   top_projects: z.array(z.object({ project: z.string(), denials: z.number().int() })),
+  unknown_licenses: z.number().int().describe("evaluations whose license was looked up: UNKNOWN"),
+  license_unavailable: z.number().int().describe("evaluations without license data (PyPI down)"),
+  data_availability: DataAvailabilitySchema,
+  exceptions: ExceptionsDueSchema,
 });
 
 /** The agents report. */

@@ -3,7 +3,14 @@
  *
  * @module
  */
+import type { RegistrySnapshot } from "../core/types.ts";
 import type { AuditRow, AuditStore } from "../store/types.ts";
+import {
+  type DataAvailability,
+  dataAvailability,
+  type ExceptionsDue,
+  exceptionsDue,
+} from "./data_availability.ts";
 import {
   emptyVerdicts,
   EVALUATION_VERDICTS,
@@ -22,6 +29,14 @@ export interface LegalReport {
   license_breakdown: Array<{ license: string; verdicts: VerdictCounts }>;
   unknown_license: Array<{ license: string; verdicts: VerdictCounts }>;
   top_projects: Array<{ project: string; denials: number }>;
+  /** Evaluations whose license was looked up and found UNKNOWN. */
+  unknown_licenses: number;
+  /** Evaluations whose license could not be looked up (PyPI unavailable): not the same as UNKNOWN. */
+  license_unavailable: number;
+  /** Evaluations in the window and how many had no vulnerability or license data. */
+  data_availability: DataAvailability;
+  /** License exceptions expiring within 14 days, and expired ones. */
+  exceptions: ExceptionsDue;
 }
 
 async function breakdown(audit: AuditStore, params: ReportParams, license?: string) {
@@ -47,15 +62,27 @@ async function breakdown(audit: AuditStore, params: ReportParams, license?: stri
 }
 
 /** Builds the legal report from the audit log. */
-export async function legalReport(audit: AuditStore, params: ReportParams): Promise<LegalReport> {
+export async function legalReport(
+  audit: AuditStore,
+  params: ReportParams,
+  snapshot: RegistrySnapshot | null = null,
+): Promise<LegalReport> {
   const denials = { ...windowFilter(params), categories: [...LICENSE_CATEGORIES] };
-  const [total, recent, licenses, unknown, projects] = await Promise.all([
-    audit.group(denials, []),
-    audit.list(denials, params.limit),
-    breakdown(audit, params),
-    breakdown(audit, params, "UNKNOWN"),
-    audit.group(denials, ["project"]),
-  ]);
+  const unknownRows = {
+    ...windowFilter(params),
+    verdicts: [...EVALUATION_VERDICTS],
+    license: "UNKNOWN",
+  };
+  const [total, recent, licenses, unknown, projects, unknownCount, availability] = await Promise
+    .all([
+      audit.group(denials, []),
+      audit.list(denials, params.limit),
+      breakdown(audit, params),
+      breakdown(audit, params, "UNKNOWN"),
+      audit.group(denials, ["project"]),
+      audit.group(unknownRows, []),
+      dataAvailability(audit, params),
+    ]);
   return {
     total_denials: total[0]?.count ?? 0,
     recent_denials: recent,
@@ -65,5 +92,9 @@ export async function legalReport(audit: AuditStore, params: ReportParams): Prom
       .map((g) => ({ project: g.keys.project ?? "", denials: g.count }))
       .sort((a, b) => b.denials - a.denials || a.project.localeCompare(b.project))
       .slice(0, params.limit),
+    unknown_licenses: unknownCount[0]?.count ?? 0,
+    license_unavailable: availability.license_unavailable,
+    data_availability: availability,
+    exceptions: exceptionsDue(snapshot, params.now, (e) => Boolean(e.licenses?.length)),
   };
 }

@@ -7,6 +7,12 @@
 import type { RegistrySnapshot } from "../core/types.ts";
 import type { AuditRow, AuditStore } from "../store/types.ts";
 import { type ReportParams, windowFilter } from "./params.ts";
+import {
+  type DataAvailability,
+  dataAvailability,
+  type ExceptionsDue,
+  exceptionsDue,
+} from "./data_availability.ts";
 
 /** The security report. */
 export interface SecurityReport {
@@ -27,6 +33,10 @@ export interface SecurityReport {
     { package: string; registry_status: string; cve_denials: number; provisional: number }
   >;
   recent_alerts: AuditRow[];
+  /** Evaluations in the window and how many had no vulnerability or license data. */
+  data_availability: DataAvailability;
+  /** Vulnerability exceptions expiring within 14 days, and expired ones. */
+  exceptions: ExceptionsDue;
 }
 
 const ALLOWING = new Set(["preferred", "approved", "version-constrained"]);
@@ -39,16 +49,18 @@ export async function securityReport(
 ): Promise<SecurityReport> {
   const window = windowFilter(params);
   const denials = { ...window, categories: ["DENIAL_CVE" as const] };
-  const [total, recent, severities, packages, cveGroups, provisional, alerts] = await Promise.all([
-    audit.group(denials, []),
-    audit.list(denials, params.limit),
-    audit.group(denials, ["severity"]),
-    audit.group(denials, ["package"]),
-    audit.group(denials, ["cve"]),
-    audit.group({ ...window, verdicts: ["PROVISIONALLY_ALLOWED"] }, ["package"]),
-    // Scanner alerts concern registry packages, not a project: the window applies, the project does not.
-    audit.list({ since: window.since, verdicts: ["CVE_ALERT"] }, params.limit),
-  ]);
+  const [total, recent, severities, packages, cveGroups, provisional, alerts, availability] =
+    await Promise.all([
+      audit.group(denials, []),
+      audit.list(denials, params.limit),
+      audit.group(denials, ["severity"]),
+      audit.group(denials, ["package"]),
+      audit.group(denials, ["cve"]),
+      audit.group({ ...window, verdicts: ["PROVISIONALLY_ALLOWED"] }, ["package"]),
+      // Scanner alerts concern registry packages, not a project: the window applies, the project does not.
+      audit.list({ since: window.since, verdicts: ["CVE_ALERT"] }, params.limit),
+      dataAvailability(audit, params),
+    ]);
   const distribution = { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 };
   for (const g of severities) distribution[g.keys.severity as keyof typeof distribution] += g.count;
 
@@ -108,5 +120,7 @@ export async function securityReport(
       .slice(0, params.limit),
     hot_registry_packages: hot.slice(0, params.limit),
     recent_alerts: alerts,
+    data_availability: availability,
+    exceptions: exceptionsDue(snapshot, params.now, (e) => Boolean(e.vulnerabilities?.length)),
   };
 }

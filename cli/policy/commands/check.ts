@@ -37,6 +37,30 @@ export function renderEvaluation(result: EvaluationResult): string {
   return `${label(result)} is ALLOWED${status}${reason}.`;
 }
 
+/**
+ * The one-line warning of an evaluation decided without some upstream data,
+ * or null when every lookup it needed answered.
+ *
+ * @example
+ * ```ts
+ * import { missingDataWarning } from "./check.ts";
+ * missingDataWarning({
+ *   package: "requests", verdict: "ALLOWED", reason: "", cves: [],
+ *   data: { vulnerabilities: { status: "unavailable", fetched_at: null }, license: { status: "fresh", fetched_at: "2026-11-23T12:00:00Z" } },
+ * }); // "policy: warning: vulnerability data was unavailable for this decision (the server could not reach OSV)"
+ * ```
+ */
+export function missingDataWarning(result: EvaluationResult): string | null {
+  const missing = [
+    result.data?.vulnerabilities.status === "unavailable" ? "vulnerability" : null,
+    result.data?.license.status === "unavailable" ? "license" : null,
+  ].filter((m): m is string => m !== null);
+  if (missing.length === 0) return null;
+  const upstreams = missing.map((m) => (m === "vulnerability" ? "OSV" : "PyPI")).join(" or ");
+  return `policy: warning: ${missing.join(" and ")} data was unavailable for this decision ` +
+    `(the server could not reach ${upstreams})`;
+}
+
 /** Runs `check`. */
 export async function check(options: CheckOptions, io: Io): Promise<number> {
   const config = loadConfig(io.cwd);
@@ -51,6 +75,8 @@ export async function check(options: CheckOptions, io: Io): Promise<number> {
   if (result.transport_error) {
     io.stderr(`policy: warning: ${result.reason}\n`);
   }
+  const missing = options.json ? null : missingDataWarning(result);
+  if (missing) io.stderr(`${missing}\n`);
   io.stdout(
     options.json ? JSON.stringify(result, null, 2) + "\n" : renderEvaluation(result) + "\n",
   );

@@ -20,6 +20,7 @@ import {
 import { createLogger } from "../../../src/log/logger.ts";
 import { detectProposer } from "../../../src/proposers/select.ts";
 import { validateRegistry } from "../../../src/registry/schema.ts";
+import { isLive } from "../../../src/core/exceptions.ts";
 import { parseYaml, toYaml } from "../../../src/registry/yaml.ts";
 
 /** Outcome of one check. */
@@ -166,7 +167,10 @@ export async function registryFileCheck(path: string): Promise<CheckRow> {
 }
 
 /** The YAML parses, validates, and survives a serialise → parse → validate round trip unchanged. */
-export async function registryYamlCheck(path: string): Promise<CheckRow> {
+export async function registryYamlCheck(
+  path: string,
+  now: Date = new Date(),
+): Promise<CheckRow> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -204,13 +208,20 @@ export async function registryYamlCheck(path: string): Promise<CheckRow> {
     );
   }
   const doc = validated.value;
-  return row(
-    "registry_yaml",
-    "ok",
-    `${path} is valid (${doc.packages.length} packages${
-      doc.version ? `, version ${doc.version}` : ""
-    })`,
-  );
+  const summary = `${path} is valid (${doc.packages.length} packages${
+    doc.version ? `, version ${doc.version}` : ""
+  })`;
+  const expired = doc.exceptions.filter((e) => !isLive(e, now));
+  if (expired.length) {
+    const list = expired.map((e) => `${e.package} (expired ${e.expires})`).join(", ");
+    return row(
+      "registry_yaml",
+      "warn",
+      `${summary}; ${expired.length} exception(s) expired and ignored: ${list}`,
+      "renew the expiry date or remove the exception",
+    );
+  }
+  return row("registry_yaml", "ok", summary);
 }
 
 /** The audit database's directory is writable (SQLite also writes `-wal`/`-shm` beside it). */

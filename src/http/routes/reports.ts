@@ -28,7 +28,8 @@ export function reportRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get(
     "/reports/legal",
-    async (c) => c.json(await legalReport(deps.store.audit, paramsOf(c, deps))),
+    async (c) =>
+      c.json(await legalReport(deps.store.audit, paramsOf(c, deps), deps.registry.current())),
   );
   routes.get(
     "/reports/security",
