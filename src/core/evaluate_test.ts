@@ -1,9 +1,29 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { evaluate } from "./evaluate.ts";
-import type { EvaluationFacts, LicenseFacts, Vulnerability, VulnerabilityFacts } from "./types.ts";
+import { factsVerdict, registryVerdict } from "./evaluate.ts";
+import type {
+  Decision,
+  EvaluationFacts,
+  EvaluationRequest,
+  LicenseFacts,
+  RegistrySnapshot,
+  Vulnerability,
+  VulnerabilityFacts,
+} from "./types.ts";
 import { snapshotOf, TEST_REGISTRY_YAML } from "../../tests/helpers/registry.ts";
 
 const snapshot = await snapshotOf(TEST_REGISTRY_YAML);
+const NOW = new Date("2026-11-23T12:00:00Z");
+
+/** The service's path: the registry's verdict first, the facts only when it has none. */
+function evaluate(
+  request: EvaluationRequest,
+  registry: RegistrySnapshot,
+  facts: EvaluationFacts,
+): Decision {
+  return registryVerdict(request, registry) ?? factsVerdict(request, registry, facts, NOW);
+}
+
+const HARD_BLOCKS = ["DENIAL_BANNED", "DENIAL_DEPRECATED", "DENIAL_VERSION_CONSTRAINT"];
 
 function vuln(
   id: string,
@@ -203,8 +223,13 @@ Deno.test("evaluate() applies the rules of SPEC §6.1 in order", async (t) => {
   ];
   for (const c of cases) {
     await t.step(c.name, () => {
-      const d = evaluate({ name: c.pkg, version: c.version ?? null }, snapshot, c.facts);
+      const request = { name: c.pkg, version: c.version ?? null };
+      const d = evaluate(request, snapshot, c.facts);
       equal(d.verdict, c.verdict, d.reason);
+      // registryVerdict answers exactly the hard blocks, with no facts at all.
+      const byRegistry = registryVerdict(request, snapshot);
+      equal(byRegistry !== null, HARD_BLOCKS.includes(c.category ?? ""));
+      if (byRegistry) equal(byRegistry.data.vulnerabilities.status, "skipped");
       equal(d.denial_category, c.category);
       if (c.registry_status !== undefined) equal(d.registry_status, c.registry_status);
     });
