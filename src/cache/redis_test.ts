@@ -92,14 +92,29 @@ Deno.test("lookups keep answering while Redis stops, and use it again once it is
       PYPI_URL: upstream.url,
       LOOKUP_TIMEOUT_MS: "2000",
     });
-    const { vulnerabilities, licenses } = createLookupSources(settings, cache, silentLogger);
+    let clock = new Date("2026-11-23T12:00:00Z");
+    const { vulnerabilities, licenses } = createLookupSources(
+      settings,
+      cache,
+      silentLogger,
+      () => clock,
+    );
     await waitFor(() => cache.health() === "ok", "the test Redis");
 
-    // Cached while Redis runs: the second lookup does not reach upstream.
-    equal((await vulnerabilities.query("requests", null)).status, "ok");
-    equal((await licenses.lookup("requests", null)).status, "ok");
-    equal((await vulnerabilities.query("requests", null)).status, "ok");
-    equal((await licenses.lookup("requests", null)).status, "ok");
+    // Cached while Redis runs: the second lookup does not reach upstream, and
+    // it keeps the time of the first fetch (the value stored in Redis carries it).
+    const firstVulns = await vulnerabilities.query("requests", null);
+    const firstLicense = await licenses.lookup("requests", null);
+    clock = new Date("2026-11-23T12:30:00Z");
+    const againVulns = await vulnerabilities.query("requests", null);
+    const againLicense = await licenses.lookup("requests", null);
+    for (const [first, again] of [[firstVulns, againVulns], [firstLicense, againLicense]]) {
+      ok(first.status === "ok" && again.status === "ok");
+      equal(first.fetched_at, "2026-11-23T12:00:00.000Z");
+      equal(first.cached, undefined);
+      equal(again.fetched_at, "2026-11-23T12:00:00.000Z");
+      equal(again.cached, true);
+    }
     equal(upstream.calls["osv.query"], 1);
     equal(upstream.calls["pypi.project"], 1);
 
