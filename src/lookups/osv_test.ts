@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createOsvSource } from "./osv.ts";
-import { toVulnerabilities } from "./osv_records.ts";
+import { osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
 import { loadSettings } from "../config/settings.ts";
 import { createLogger, silentLogger } from "../log/logger.ts";
 import type { Vulnerability } from "../core/types.ts";
@@ -115,6 +115,31 @@ Deno.test("records without a CVE alias are reported by GHSA id, else by record i
   ], "x");
   deepStrictEqual(summary(vulns), [["GHSA-aaaa", 7], ["PYSEC-3", 2], ["PYSEC-2", null]]);
   deepStrictEqual(vulns[1].aliases, ["OSV-9", "PYSEC-3", "PYSEC-4"]);
+});
+
+Deno.test("a record answered alone is reported by its own id, never by a non-CVE alias (SPEC §16.3)", async () => {
+  const read = async (id: string) =>
+    osvRecordSchema.parse(JSON.parse(
+      await Deno.readTextFile(
+        new URL(`../../tests/fixtures/osv/vulns/${id}.json`, import.meta.url),
+      ),
+    ));
+  // Real PYSEC-2023-74 (requests) lists CVE-2023-32681 and GHSA-j8r2-6x86-q33q. Dropping its
+  // CVE alias gives the shape of a PYSEC record whose only alias is a GHSA id, answered
+  // without the GHSA record: it used to be reported as the GHSA id.
+  const pysec = await read("PYSEC-2023-74");
+  const onlyGhsa = {
+    ...pysec,
+    aliases: (pysec.aliases ?? []).filter((a) => a.startsWith("GHSA-")),
+  };
+  deepStrictEqual(onlyGhsa.aliases, ["GHSA-j8r2-6x86-q33q"]);
+  deepStrictEqual(toVulnerabilities([onlyGhsa], "requests").map((v) => v.id), ["PYSEC-2023-74"]);
+  // Unchanged: with its CVE alias the CVE is reported, and real PYSEC-2023-175 (no alias) by its id.
+  deepStrictEqual(toVulnerabilities([pysec], "requests").map((v) => v.id), ["CVE-2023-32681"]);
+  deepStrictEqual(
+    toVulnerabilities([await read("PYSEC-2023-175")], "pillow").map((v) => v.id),
+    ["PYSEC-2023-175"],
+  );
 });
 
 Deno.test("OSV failures yield unavailable within the time-out and log a warning", async (t) => {

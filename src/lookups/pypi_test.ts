@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { createPypiSource } from "./pypi.ts";
+import { createPypiSource, releaseUploadTime } from "./pypi.ts";
 import { loadSettings } from "../config/settings.ts";
 import { createLogger, silentLogger } from "../log/logger.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
@@ -223,6 +223,33 @@ Deno.test("PyPI failures yield unavailable within the time-out and log a warning
     }
   } finally {
     upstream.pypi.mode = "ok";
+    await upstream.close();
+  }
+});
+
+Deno.test("releaseUploadTime() takes the earliest file of a real release", async () => {
+  const read = async (name: string) =>
+    JSON.parse(
+      await Deno.readTextFile(new URL(`../../tests/fixtures/pypi/${name}.json`, import.meta.url)),
+    );
+  const black = await read("black"); // files carry upload_time_iso_8601
+  equal(releaseUploadTime(black.urls), "2019-10-28T23:53:54.000Z");
+  const requests = await read("requests"); // older answers: upload_time only (UTC)
+  equal(releaseUploadTime(requests.urls), "2017-08-15T13:23:43.000Z");
+  equal(releaseUploadTime([]), null);
+  equal(releaseUploadTime(undefined), null);
+});
+
+Deno.test("a lookup reports the release's upload time and its fetch time", async () => {
+  const upstream = await startFakeUpstream();
+  try {
+    const now = () => new Date("2026-11-23T12:00:00Z");
+    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger, { now });
+    const latest = await pypi.lookup("black", null);
+    ok(latest.status === "ok");
+    equal(latest.released_at, "2019-10-28T23:53:54.000Z");
+    equal(latest.fetched_at, "2026-11-23T12:00:00.000Z");
+  } finally {
     await upstream.close();
   }
 });
