@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { compileRegistry } from "./compile.ts";
-import { validateRule } from "./schema.ts";
-import { parseYaml } from "./yaml.ts";
+import { validateRegistry, validateRule } from "./schema.ts";
+import { parseYaml, toYaml } from "./yaml.ts";
 import { readExampleRegistry } from "./example.ts";
 import { registryJsonSchemaText } from "./json_schema.ts";
 
@@ -150,4 +150,52 @@ Deno.test("registry/registry.schema.json is generated from the validator and up 
     new URL("../../registry/registry.schema.json", import.meta.url),
   );
   equal(committed, registryJsonSchemaText(), "run `deno task schema` to regenerate it");
+});
+
+Deno.test("exceptions validate with path-qualified errors and survive a YAML round trip", async () => {
+  const bad = await compileRegistry(`
+exceptions:
+  - package: requests
+    versions: "not a specifier"
+    vulnerabilities: [CVE-2024-35195]
+    expires: "2026-02-30"
+  - package: flask
+    reason: "names nothing"
+    expires: "2027-01-01"
+  - package: six
+    licenses: [MIT]
+    reason: "no expiry"
+`);
+  ok(!bad.ok);
+  const paths = bad.errors.map((e) => `${e.path}: ${e.message}`);
+  ok(paths.some((p) => p.startsWith("exceptions[0].versions:")), paths.join("\n"));
+  ok(paths.some((p) => p.startsWith("exceptions[0].reason:")), paths.join("\n"));
+  ok(paths.some((p) => p === "exceptions[0].expires: is not a real date"), paths.join("\n"));
+  ok(paths.some((p) => p.startsWith("exceptions[1].vulnerabilities:")), paths.join("\n"));
+  ok(paths.some((p) => p.startsWith("exceptions[2].expires:")), paths.join("\n"));
+
+  const good = await compileRegistry(`
+exceptions:
+  - package: Requests
+    versions: "<2.32"
+    vulnerabilities: [GHSA-9wx4-h78v-vm56]
+    reason: "verify=False is never reused"
+    expires: "2027-01-31"
+    approved_by: sec@example.com
+`);
+  ok(good.ok, JSON.stringify(!good.ok && good.errors));
+  deepStrictEqual(good.registry.exceptions, [{
+    package: "requests",
+    versions: "<2.32",
+    vulnerabilities: ["GHSA-9wx4-h78v-vm56"],
+    reason: "verify=False is never reused",
+    expires: "2027-01-31",
+    approved_by: "sec@example.com",
+  }]);
+  // The compiled exceptions are authored fields only: they re-validate unchanged.
+  const reparsed = parseYaml(toYaml({ exceptions: good.registry.exceptions }));
+  ok(reparsed.ok);
+  const again = validateRegistry(reparsed.value);
+  ok(again.ok);
+  deepStrictEqual(again.value.exceptions, good.registry.exceptions);
 });

@@ -264,3 +264,29 @@ Deno.test("check-config without --json prints one row per check and the totals",
     await Deno.remove(f.dir, { recursive: true });
   }
 });
+
+Deno.test("check-config warns on expired registry exceptions (they are ignored)", async () => {
+  const f = await fixture();
+  try {
+    const yaml = (await readExampleRegistry()).replace(
+      /^exceptions:\n/m,
+      `exceptions:
+  - package: requests
+    vulnerabilities: [CVE-2024-35195]
+    reason: "waived until the upgrade"
+    expires: "2020-01-31"
+`,
+    );
+    await Deno.writeTextFile(f.env.REGISTRY_PATH, yaml);
+    const { code, byCheck } = await check(f.env);
+    assert.equal(code, 0, "a warning does not fail the check");
+    assert.equal(byCheck.registry_yaml.status, "warn");
+    assertIncludes(byCheck.registry_yaml.detail, "requests (expired 2020-01-31)");
+    assert.ok(
+      !byCheck.registry_yaml.detail.includes("mysql-connector-python"),
+      "live ones are fine",
+    );
+  } finally {
+    await Deno.remove(f.dir, { recursive: true });
+  }
+});
