@@ -209,3 +209,31 @@ Deno.test("a live exception lifts a CVE denial and is listed; the same exception
     await upstream.close();
   }
 });
+
+Deno.test("exceptions survive the workshop's import (parse-yaml) and export round trip", async () => {
+  const server = await startTestServer({ build: { now: () => NOW } });
+  try {
+    const parse = async (yaml: string) => {
+      const res = await fetch(`${server.url}/api/v1/registry/parse-yaml`, {
+        method: "POST",
+        headers: { "content-type": "text/yaml" },
+        body: yaml,
+      });
+      equal(res.status, 200);
+      return (await res.json()).registry;
+    };
+    const imported = await parse(await readExampleRegistry());
+    deepStrictEqual(imported.exceptions.map((e: { package: string }) => e.package), [
+      "mysql-connector-python",
+    ]);
+    const exported = await fetch(`${server.url}/dashboard/registry/export.yaml`);
+    equal(exported.status, 200);
+    const text = await exported.text();
+    match(text, /^exceptions:/m);
+    deepStrictEqual((await parse(text)).exceptions, imported.exceptions);
+    const live = await (await fetch(`${server.url}/api/v1/registry`)).json();
+    deepStrictEqual(live.exceptions, imported.exceptions, "GET /registry serves them too");
+  } finally {
+    await server.close();
+  }
+});
