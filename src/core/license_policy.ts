@@ -55,6 +55,8 @@ function standingOfNode(node: SpdxNode, policies: Policies): LicenseStanding {
  *
  * @example
  * ```ts
+ * import type { Policies } from "./types.ts";
+ * declare const policies: Policies; // MIT allowed, GPL-3.0-only denied
  * licenseStanding("MIT OR GPL-3.0-only", policies); // "allowed"
  * licenseStanding("MIT AND GPL-3.0-only", policies); // "denied"
  * ```

@@ -72,6 +72,11 @@ export function auditRowOf(
  *
  * @example
  * ```ts
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
+ * import type { Store } from "../store/types.ts";
+ * declare const live: LiveRegistry, store: Store, context: CallContext;
+ * declare const vulnerabilities: VulnerabilitySource, licenses: LicenseSource;
  * const service = createEvaluationService({ registry: live, vulnerabilities, licenses, audit: store.audit });
  * const evaluation = await service.evaluate({ name: "requests", version: null }, context);
  * ```

@@ -99,6 +99,9 @@ export interface LookupSources {
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { createCache } from "../cache/factory.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
  * const settings = loadSettings(Deno.env.toObject());
  * const cache = createCache(settings, log);
  * const { vulnerabilities, licenses } = createLookupSources(settings, cache, log);

@@ -31,6 +31,7 @@ export interface FetchJsonOptions {
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * const r = await fetchJson("https://pypi.org/pypi/requests/json", z.object({}), { timeoutMs: 4000 });
  * if (!r.ok) console.log(r.detail);
  * ```

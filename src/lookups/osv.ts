@@ -83,6 +83,8 @@ export async function queryOsvRecords(
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
  * const osv = createOsvSource(loadSettings(Deno.env.toObject()), log);
  * const facts = await osv.query("requests", "2.30.0");
  * ```

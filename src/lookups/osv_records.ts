@@ -99,6 +99,7 @@ function summaryOf(records: OsvRecord[]): string | undefined {
  *
  * @example
  * ```ts
+ * declare const records: OsvRecord[]; // an OSV answer for requests
  * const vulns = toVulnerabilities(records, "requests");
  * vulns[0].id; // "CVE-2023-32681" for PYSEC-2023-74 + GHSA-j8r2-6x86-q33q
  * ```

@@ -75,6 +75,8 @@ export interface PypiSourceOptions {
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
  * const pypi = createPypiSource(loadSettings(Deno.env.toObject()), log);
  * const facts = await pypi.lookup("requests", null); // { status: "ok", license: "Apache-2.0", … }
  * ```

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CompiledRegistry, PackageRule, RegistrySnapshot } from "../core/types.ts";
+import type { CompiledRegistry, RegistrySnapshot } from "../core/types.ts";
 import { validateRegistry, type ValidationError } from "./schema.ts";
 import { parseYaml } from "./yaml.ts";
 
