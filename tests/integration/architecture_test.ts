@@ -39,9 +39,18 @@ Deno.test("the pure core imports no Deno or node API, no HTTP and no database", 
   ok(local.includes("src/core/license_policy.ts"), "the graph was read");
   deepStrictEqual(local.filter((path) => !path.startsWith("src/core/")), []);
   deepStrictEqual(npm.filter((name) => name.startsWith("node:")), []);
+  // registryVerdict and factsVerdict (and every helper) are reached from evaluate.ts.
+  for (const file of ["registry_verdict.ts", "facts_verdict.ts", "reasons.ts", "exceptions.ts"]) {
+    ok(local.includes(`src/core/${file}`), `src/core/${file} is part of the checked graph`);
+  }
   for (const path of local) {
     const text = await Deno.readTextFile(`${REPO_ROOT}/${path}`);
     deepStrictEqual(text.match(/\bDeno\.\w+/g) ?? [], [], `${path} touches the Deno namespace`);
+    const bare = [...text.matchAll(/^import[^;]*?from\s+["']([^"'.][^"']*)["']/gm)].map((m) =>
+      m[1]
+    );
+    const io = bare.filter((name) => /^(hono|redis|@octokit|pg|postgres|npm:)/.test(name));
+    deepStrictEqual(io, [], `${path} imports an HTTP, cache or database package`);
   }
 });
 
