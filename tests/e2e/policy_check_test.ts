@@ -43,6 +43,20 @@ Deno.test("policy check exits by verdict against a real server", async (t) => {
       assert.equal(json.replacement, "cryptography");
       assert.equal(json.transport_error, undefined);
     });
+    await t.step("one warning line when the server had no upstream data", async () => {
+      // This server runs without upstream lookups: every lookup is unavailable.
+      const ran = await policy(["check", "requests"], { cwd: dir });
+      assert.equal(ran.code, 0);
+      assert.equal(
+        ran.stderr.trimEnd(),
+        "policy: warning: vulnerability and license data was unavailable for this decision " +
+          "(the server could not reach OSV or PyPI)",
+      );
+      const banned = await policy(["check", "pycrypto"], { cwd: dir });
+      assert.equal(banned.stderr, "", "a registry block needs no data: no warning");
+      const json = JSON.parse((await policy(["check", "requests", "--json"], { cwd: dir })).stdout);
+      assert.deepEqual(json.data.vulnerabilities, { status: "unavailable", fetched_at: null });
+    });
     await t.step("a server error (invalid version) exits 4 with one line", async () => {
       const ran = await policy(["check", "requests", "--version", "not-a-version"], { cwd: dir });
       assert.equal(ran.code, 4);
