@@ -12,7 +12,7 @@
  * @module
  */
 export * from "./core/types.ts";
-export { evaluate } from "./core/evaluate.ts";
+export { evaluate, factsVerdict, registryVerdict } from "./core/evaluate.ts";
 export { normalizeName } from "./core/names.ts";
 export { compileRegistry, createSnapshot } from "./registry/compile.ts";
 export { validateRegistry, validateRule } from "./registry/schema.ts";

@@ -237,3 +237,34 @@ Deno.test("exceptions survive the workshop's import (parse-yaml) and export roun
     await server.close();
   }
 });
+
+Deno.test("min_release_age_days: a release uploaded 2 days ago is provisional, the upload time from PyPI", async () => {
+  const upstream = await startFakeUpstream();
+  // Real black 19.10b0 files were uploaded 2019-10-28T23:53:54Z; the clock stands 2 days later.
+  const now = new Date("2019-10-31T09:00:00Z");
+  const registryYaml = withPolicies(
+    (await readExampleRegistry()).replace(
+      /^packages:\n/m,
+      "packages:\n  - name: black\n    status: preferred\n",
+    ),
+    "  min_release_age_days: 7\n",
+  );
+  const server = await startTestServer({
+    env: { OSV_API_URL: upstream.url, PYPI_URL: upstream.url },
+    build: { now: () => now },
+    registryYaml,
+  });
+  try {
+    const body = await evaluate(server.url, "package=black&version=19.10b0");
+    equal(body.verdict, "PROVISIONALLY_ALLOWED", body.reason);
+    equal(
+      body.reason,
+      "black==19.10b0 is preferred in the registry, but it was released 2 days ago; the policy waits 7 days",
+    );
+    const latest = await evaluate(server.url, "package=black");
+    equal(latest.verdict, "PROVISIONALLY_ALLOWED", "without a version the latest release counts");
+  } finally {
+    await server.close();
+    await upstream.close();
+  }
+});
