@@ -234,7 +234,11 @@ export function factsVerdict(
     const ageDays = releaseAgeDays(licenseFacts?.released_at, now);
     if (ageDays === null) {
       if (!missing.some((m) => m.startsWith("license data"))) {
-        missing.push("the release's upload time was unknown");
+        missing.push(
+          licenseFacts
+            ? "the release's upload time was unknown"
+            : "release data from the package index was unavailable",
+        );
       }
     } else if (ageDays < policies.min_release_age_days) young = { ageDays };
   }

@@ -217,6 +217,12 @@ Deno.test("min_release_age_days makes young releases provisional", async (t) => 
     const d = factsVerdict({ name: "requests", version: null }, strict, at(null), NOW);
     equal(d.denial_category, "DENIAL_DATA_UNAVAILABLE");
     match(d.reason, /upload time was unknown/);
+    const noIndex = factsVerdict({ name: "requests", version: null }, strict, {
+      vulnerabilities: vulns(),
+      license: down,
+    }, NOW);
+    equal(noIndex.denial_category, "DENIAL_DATA_UNAVAILABLE");
+    match(noIndex.reason, /release data from the package index was unavailable/);
   });
   await t.step("an unknown package keeps its review note and gains the cooldown", () => {
     const d = factsVerdict(
