@@ -18,14 +18,16 @@ const pep440Version = z
 
 const optionalText = z.string().trim().min(1).optional();
 
+const packageName = z
+  .string()
+  .trim()
+  .min(1, { message: "package name is required" })
+  .refine(isValidName, { message: "is not a valid Python package name" });
+
 /** One package rule as authored (name in any PEP 503 spelling). */
 export const packageRuleSchema = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, { message: "package name is required" })
-      .refine(isValidName, { message: "is not a valid Python package name" }),
+    name: packageName,
     status: z.enum(REGISTRY_STATUSES),
     reason: optionalText,
     replacement: optionalText,
@@ -87,11 +89,7 @@ const isoDay = z
 /** One exception as authored: waives named vulnerabilities and/or licenses until it expires. */
 export const exceptionSchema = z
   .object({
-    package: z
-      .string()
-      .trim()
-      .min(1, { message: "package name is required" })
-      .refine(isValidName, { message: "is not a valid Python package name" }),
+    package: packageName,
     versions: z
       .string()
       .trim()
