@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { ClientError, EXIT, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
 import { AGENTS, parseAgents } from "./policy/agents/names.ts";
+import { AUDIT_FORMATS, FAIL_ON } from "./policy/audit/options.ts";
 
 /** Version of the client. */
 export const CLIENT_VERSION = "0.1.0";
@@ -105,11 +106,22 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
 
   agentFlags(
     program.command("audit")
-      .description("evaluate every runtime dependency of pyproject.toml")
-      .option("--json", "print the results as JSON", false),
-  ).action(async (o) => {
+      .description(
+        "evaluate every package a lock file, requirements file or pyproject.toml installs",
+      )
+      .argument("[files...]", "files to audit (default: discovered in the project root)")
+      .addOption(
+        new Option("--format <format>", "output format").choices(AUDIT_FORMATS).default("table"),
+      )
+      .addOption(
+        new Option("--fail-on <verdict>", "lowest verdict that fails (exit 1 or 2)")
+          .choices(FAIL_ON).default("provisional"),
+      )
+      .option("--only-direct", "audit direct dependencies only", false)
+      .option("--json", "same as --format json", false),
+  ).action(async (files: string[], o) => {
     const { audit } = await import("./policy/commands/audit.ts");
-    setCode(await audit(o, io));
+    setCode(await audit({ ...o, files, clientVersion: CLIENT_VERSION }, io));
   });
 
   program.command("status")

@@ -1,37 +1,58 @@
 /**
- * `policy audit`: evaluates every runtime dependency of `pyproject.toml` in
- * the working tree in one batch; exit 0 all allowed, 1 provisional or
- * transport errors, 2 any denied (SPEC §11, §15.23).
+ * `policy audit [FILE…]`: reads what the project installs (lock files,
+ * requirements, else pyproject.toml), evaluates every package through the
+ * batch endpoint (deduplicated, chunks of MAX_BATCH) and prints a table,
+ * JSON, SARIF 2.1.0 or Markdown. Exit 0 all allowed, 1 provisional or
+ * transport errors (unless `--fail-on denied`), 2 any denied (SPEC §11,
+ * §15.23; issue 15).
  *
  * @module
  */
 
-import { join } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { clientFromConfig } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
-import { ClientError, EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
-import { pinnedVersion, runtimeDependencies } from "../pyproject.ts";
-import { renderEvaluation } from "./check.ts";
+import { discoverFiles, type LoadedFile, loadLockFile } from "../lockfiles/mod.ts";
+import type { AuditFormat, FailOn } from "../audit/options.ts";
+import { auditExitCode, buildReport, distinctQueries } from "../audit/report.ts";
+import { renderSarif } from "../audit/sarif.ts";
+import { renderMarkdown, renderTable } from "../audit/text.ts";
 
 /** Options of `audit`. */
 export interface AuditOptions {
-  json: boolean;
+  files?: string[];
+  format?: AuditFormat;
+  /** Legacy `--json`: same as `--format json`. */
+  json?: boolean;
+  failOn?: FailOn;
+  onlyDirect?: boolean;
   agentModel?: string;
   agentVersion?: string;
+  /** Tool version written into SARIF. */
+  clientVersion?: string;
 }
 
 /** Runs `audit`. */
 export async function audit(options: AuditOptions, io: Io): Promise<number> {
   const config = loadConfig(io.cwd);
-  const path = join(config.root, "pyproject.toml");
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch {
-    throw new ClientError("no_input", `No pyproject.toml at ${path}`);
-  }
-  const deps = runtimeDependencies(text);
+  const label = (path: string) => {
+    const rel = relative(io.cwd, path) || ".";
+    return sep === "/" ? rel : rel.split(sep).join("/");
+  };
+  const ctx = { read: (p: string) => Deno.readTextFileSync(p), label, root: config.root };
+  const paths = options.files?.length
+    ? options.files.map((f) => resolve(io.cwd, f))
+    : discoverFiles(config.root);
+  const files: LoadedFile[] = paths.map((path) => loadLockFile(path, ctx));
+  const seen = new Set<string>();
+  const entries = files.flatMap((f) => f.entries).filter((e) => {
+    const key = `${e.file}\u0000${e.line}\u0000${e.name}\u0000${e.version ?? ""}`;
+    if (seen.has(key) || (options.onlyDirect && !e.direct)) return false;
+    seen.add(key);
+    return true;
+  });
+  const queries = distinctQueries(entries);
   const client = clientFromConfig(config, {
     source: "audit",
     agentModel: options.agentModel,
@@ -39,40 +60,19 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
     env: io.env,
     fetch: io.fetch,
   });
-  const entries = [...deps];
-  const results = entries.length
-    ? await client.evaluateBatch(
-      entries.map(([name, spec]) => ({ package: name, version: pinnedVersion(spec) })),
-    )
-    : [];
-  const count = (pred: (v: (typeof results)[number]) => boolean) => results.filter(pred).length;
-  const summary = {
-    allowed: count((r) => r.verdict === "ALLOWED" && !r.transport_error),
-    provisional: count((r) => r.verdict === "PROVISIONALLY_ALLOWED"),
-    denied: count((r) => r.verdict === "DENIED"),
-    transport_errors: count((r) => r.transport_error === true),
-  };
-  if (options.json) {
-    const rows = results.map((r, i) => ({ ...r, specifier: entries[i][1] }));
+  const evaluations = queries.length ? await client.evaluateBatch(queries) : [];
+  const report = buildReport(files, entries, queries, evaluations);
+  const format = options.json ? "json" : options.format ?? "table";
+  if (format === "json") io.stdout(JSON.stringify(report, null, 2) + "\n");
+  else if (format === "sarif") {
     io.stdout(
-      JSON.stringify(
-        { project: config.project, checked: results.length, summary, results: rows },
-        null,
-        2,
-      ) +
-        "\n",
+      JSON.stringify(renderSarif(report, options.clientVersion ?? "0.0.0"), null, 2) + "\n",
     );
-  } else {
-    for (const r of results) io.stdout(`${r.verdict.padEnd(22)} ${renderEvaluation(r)}\n`);
-    io.stdout(
-      `${results.length} runtime dependencies: ${summary.allowed} allowed, ${summary.provisional} ` +
-        `provisional, ${summary.denied} denied, ${summary.transport_errors} not checked\n`,
-    );
+  } else if (format === "markdown") io.stdout(renderMarkdown(report));
+  else io.stdout(renderTable(report));
+  if (report.summary.transport_errors) {
+    const first = report.results.find((r) => r.transport_error);
+    io.stderr(`policy: warning: ${first?.reason}\n`);
   }
-  if (summary.transport_errors) {
-    io.stderr(`policy: warning: ${results.find((r) => r.transport_error)!.reason}\n`);
-  }
-  if (summary.denied) return EXIT.DENIED;
-  if (summary.provisional || summary.transport_errors) return EXIT.PROVISIONAL;
-  return EXIT.OK;
+  return auditExitCode(report.summary, options.failOn ?? "provisional");
 }

@@ -1,0 +1,297 @@
+/**
+ * pip requirements files (`requirements*.txt`, pip-compile output, `.in`
+ * inputs). pip-requirements-js parses each requirement (PEP 508 names,
+ * extras, version specifiers, markers, `name @ URL`, `-r`/`-c`); pip's
+ * file-level syntax that it does not cover is handled here as pip's own
+ * `req_file.py` does: backslash continuations are joined, comments dropped,
+ * per-requirement options (`--hash=…`) cut off, global options (`-i`,
+ * `--extra-index-url`, …) ignored, `-e`, bare URLs and paths recognised.
+ *
+ * `-r` includes are read relative to the including file, `-c` constraint
+ * pins apply to requirements that do not pin themselves. pip-compile
+ * `# via` annotations tell direct requirements (`-r file.in`, `(pyproject.toml)`)
+ * from transitive ones; a file without them lists only direct ones.
+ *
+ * @module
+ */
+
+import { basename, dirname, resolve } from "node:path";
+import {
+  parsePipRequirementsLine,
+  parsePipRequirementsLineLoosely,
+  type Requirement,
+} from "pip-requirements-js";
+import { normalizeName } from "../../../src/core/names.ts";
+import { ClientError } from "../exit_codes.ts";
+import { entry, type LockEntry, type ParsedLock } from "./types.ts";
+
+/** Reads a file by absolute path (throws when it cannot). */
+export type ReadText = (path: string) => string;
+
+/** How a requirements file is read: where it is, how to show paths, the project root. */
+export interface RequirementsContext {
+  read: ReadText;
+  /** Display form of an absolute path (entries' `file`). */
+  label: (path: string) => string;
+  /** Project root: a local path requirement pointing here is the project itself. */
+  root: string;
+}
+
+interface LogicalLine {
+  text: string;
+  /** 1-based first physical line. */
+  line: number;
+  comment: boolean;
+}
+
+const COMMENT_LINE = /^\s*#/;
+
+/** pip's `join_lines` + comment detection: continuation lines joined, comment lines kept apart. */
+export function logicalLines(source: string): LogicalLine[] {
+  const out: LogicalLine[] = [];
+  const physical = source.split(/\r?\n/);
+  let parts: string[] = [];
+  let start = 0;
+  physical.forEach((line, i) => {
+    if (COMMENT_LINE.test(line)) {
+      if (parts.length) {
+        out.push({ text: parts.join(""), line: start + 1, comment: false });
+        parts = [];
+      }
+      out.push({ text: line, line: i + 1, comment: true });
+      return;
+    }
+    if (!parts.length) start = i;
+    if (line.endsWith("\\")) {
+      parts.push(line.slice(0, -1));
+      return;
+    }
+    parts.push(line);
+    out.push({ text: parts.join(""), line: start + 1, comment: false });
+    parts = [];
+  });
+  if (parts.length) out.push({ text: parts.join(""), line: start + 1, comment: false });
+  return out;
+}
+
+const INLINE_COMMENT = /(^|\s+)#.*$/;
+const OPTION_START = /\s+--?[A-Za-z][\w-]*(?:[=\s]|$)/;
+const URL_LIKE = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|file:)/;
+const PATH_LIKE = /^(?:\.{1,2}(?:[\\/]|$)|[\\/~]|[A-Za-z]:[\\/])/;
+
+/** An option with a value: `-r x`, `-rx`, `--requirement x`, `--requirement=x`. */
+function optionValue(line: string, short: string, long: string): string | null {
+  const m = new RegExp(`^(?:${short}\\s*|${long}(?:\\s+|=))(\\S.*)$`).exec(line);
+  return m ? m[1].trim() : null;
+}
+
+interface UrlTarget {
+  name: string | null;
+  version: string | null;
+}
+
+/** Name (and version) of an unnamed URL or path: `#egg=`, a wheel or sdist file name. */
+function urlTarget(target: string): UrlTarget {
+  const egg = /[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(target);
+  if (egg) return { name: egg[1], version: null };
+  const file = basename(target.split(/[?#]/)[0].replace(/[\\/]+$/, ""));
+  const wheel = /^([A-Za-z0-9][A-Za-z0-9._]*)-([^-]+)-.*\.whl$/.exec(file);
+  if (wheel) return { name: wheel[1], version: wheel[2] };
+  const sdist = /^(.+?)-(\d[^-]*)\.(?:tar\.gz|tar\.bz2|tar\.xz|zip|tgz)$/.exec(file);
+  if (sdist) return { name: sdist[1], version: sdist[2] };
+  return { name: file && !/[:@]/.test(file) ? file : null, version: null };
+}
+
+function parseRequirement(spec: string): Requirement | null {
+  try {
+    return parsePipRequirementsLine(spec);
+  } catch {
+    // `===` and other forms the strict grammar rejects: the loose reader keeps name and specifier
+    try {
+      const loose = parsePipRequirementsLineLoosely(spec);
+      if (!loose) return null;
+      return {
+        type: "ProjectName",
+        name: loose.name,
+        versionSpec: (loose.versionSpec ?? []).map((v) => ({
+          operator: v.operator,
+          version: v.version ?? "",
+        })) as never,
+      };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The exact version of a version specifier list (`==1.2`, `===1.2`), else null. */
+function exactPin(specs: Array<{ operator: string; version: string }>): string | null {
+  if (specs.length !== 1) return null;
+  const [{ operator, version }] = specs;
+  return (operator === "==" || operator === "===") && version && !version.includes("*")
+    ? version
+    : null;
+}
+
+interface Walk {
+  ctx: RequirementsContext;
+  entries: LockEntry[];
+  constraints: Map<string, LockEntry>;
+  seen: Set<string>;
+}
+
+function lineError(label: string, line: number, detail: string): ClientError {
+  return new ClientError("bad_input", `Cannot parse ${label} line ${line}: ${detail}`);
+}
+
+function readIncluded(walk: Walk, path: string, from: string, line: number): string {
+  try {
+    return walk.ctx.read(path);
+  } catch {
+    throw new ClientError(
+      "no_input",
+      `Cannot read ${walk.ctx.label(path)} (included from ${from} line ${line})`,
+    );
+  }
+}
+
+/** One requirement spec (after options were cut off) → an entry, or null for the project itself. */
+function specEntry(
+  walk: Walk,
+  spec: string,
+  at: { file: string; line: number },
+  dir: string,
+): LockEntry | null {
+  const bare = URL_LIKE.test(spec) || PATH_LIKE.test(spec) ||
+    (!/\s@\s|@/.test(spec.split("#")[0]) && /[\\/]/.test(spec.split(/[;#]/)[0]));
+  if (bare) {
+    const target = spec.split(/\s+;|;\s/)[0].trim();
+    const local = !URL_LIKE.test(target) || target.startsWith("file:");
+    const path = local ? resolve(dir, target.replace(/^file:(\/\/)?/, "").split("#")[0]) : null;
+    if (path !== null && resolve(path) === resolve(walk.ctx.root)) return null;
+    const { name, version } = urlTarget(target);
+    if (!name) throw lineError(at.file, at.line, `no package name in ${target} (add #egg=NAME)`);
+    return entry({
+      ...at,
+      name: normalizeName(name),
+      version,
+      source: local ? `path ${target}` : target,
+      local,
+    });
+  }
+  const req = parseRequirement(spec);
+  if (req === null) throw lineError(at.file, at.line, `not a requirement: ${spec}`);
+  if (req.type === "ProjectURL") {
+    const local = !URL_LIKE.test(req.url) || req.url.startsWith("file:");
+    if (local) {
+      const path = resolve(dir, req.url.replace(/^file:(\/\/)?/, ""));
+      if (path === resolve(walk.ctx.root)) return null;
+    }
+    return entry({
+      ...at,
+      name: normalizeName(req.name),
+      version: urlTarget(req.url).version,
+      source: local ? `path ${req.url}` : req.url,
+      local,
+    });
+  }
+  if (req.type !== "ProjectName") return null;
+  const specs = (req.versionSpec ?? []) as Array<{ operator: string; version: string }>;
+  const version = exactPin(specs);
+  return entry({
+    ...at,
+    name: normalizeName(req.name),
+    version,
+    pinned: version !== null,
+    specifier: version === null && specs.length
+      ? specs.map((s) => `${s.operator}${s.version}`).join(",")
+      : null,
+  });
+}
+
+function viaSaysDirect(items: string[]): boolean {
+  return items.some((item) =>
+    /^-r\s/.test(item) || /\((?:pyproject\.toml|setup\.py|setup\.cfg)\)\s*$/.test(item)
+  );
+}
+
+function walkFile(walk: Walk, path: string, source: string, constraintsOnly: boolean): void {
+  const file = walk.ctx.label(path);
+  const dir = dirname(path);
+  const mine: Array<{ entry: LockEntry; via: string[] | null }> = [];
+  let collecting: string[] | null = null;
+  let annotated = false;
+  for (const logical of logicalLines(source)) {
+    if (logical.comment) {
+      const via = /^\s*#\s*via\b\s*(.*)$/.exec(logical.text);
+      const last = mine[mine.length - 1];
+      if (via && last) {
+        annotated = true;
+        last.via = via[1].trim() ? [via[1].trim()] : [];
+        collecting = last.via;
+      } else if (collecting && /^\s*#\s{2,}\S/.test(logical.text)) {
+        collecting.push(logical.text.replace(/^\s*#\s*/, "").trim());
+      } else {
+        collecting = null;
+      }
+      continue;
+    }
+    collecting = null;
+    const line = logical.text.replace(INLINE_COMMENT, "").trim();
+    if (!line) continue;
+    const at = { file, line: logical.line };
+    const include = optionValue(line, "-r", "--requirement");
+    const constraint = optionValue(line, "-c", "--constraint");
+    if (include !== null || constraint !== null) {
+      const target = resolve(dir, (include ?? constraint)!);
+      if (walk.seen.has(target)) continue;
+      walk.seen.add(target);
+      const text = readIncluded(walk, target, file, logical.line);
+      walkFile(walk, target, text, constraintsOnly || constraint !== null);
+      continue;
+    }
+    const editable = optionValue(line, "-e", "--editable");
+    if (editable === null && line.startsWith("-")) continue; // a global option (-i, --pre, …)
+    const spec = (editable ?? line).split(OPTION_START)[0].trim();
+    const found = specEntry(walk, spec, at, dir);
+    if (found === null) continue;
+    if (constraintsOnly) {
+      if (found.pinned && !walk.constraints.has(found.name)) {
+        walk.constraints.set(found.name, found);
+      }
+      continue;
+    }
+    mine.push({ entry: found, via: null });
+  }
+  for (const { entry: e, via } of mine) {
+    walk.entries.push({ ...e, direct: annotated ? via !== null && viaSaysDirect(via) : true });
+  }
+}
+
+/**
+ * Parses the requirements file at absolute `path` (text `source`), its `-r`
+ * includes and `-c` constraints. Entries carry `direct` from the file's own
+ * annotations.
+ */
+export function parseRequirements(
+  path: string,
+  source: string,
+  ctx: RequirementsContext,
+): ParsedLock {
+  const walk: Walk = { ctx, entries: [], constraints: new Map(), seen: new Set([resolve(path)]) };
+  walkFile(walk, resolve(path), source, false);
+  const entries = walk.entries.map((e) => {
+    const pin = e.pinned || e.source !== null ? undefined : walk.constraints.get(e.name);
+    return pin ? { ...e, version: pin.version, pinned: true, file: pin.file, line: pin.line } : e;
+  });
+  return { entries, rootDirect: null };
+}
+
+/** Names a requirements file asks for (its own lines and `-r` includes), for `.in` companions. */
+export function requirementNames(
+  path: string,
+  source: string,
+  ctx: RequirementsContext,
+): Set<string> {
+  return new Set(parseRequirements(path, source, ctx).entries.map((e) => e.name));
+}
