@@ -102,10 +102,15 @@ function urlTarget(target: string): UrlTarget {
   return { name: file && !/[:@]/.test(file) ? file : null, version: null };
 }
 
+/** `name[extras] @ URL ; marker`, which pip-requirements-js 1.0.3 rejects when a marker follows. */
+const NAMED_URL = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*@\s*(\S+)/;
+
 function parseRequirement(spec: string): Requirement | null {
   try {
     return parsePipRequirementsLine(spec);
   } catch {
+    const named = NAMED_URL.exec(spec);
+    if (named) return { type: "ProjectURL", name: named[1], url: named[2] };
     // `===` and other forms the strict grammar rejects: the loose reader keeps name and specifier
     try {
       const loose = parsePipRequirementsLineLoosely(spec);
