@@ -54,11 +54,11 @@ Deno.test("run() exits 0 for --help and --cli-version and 64 with usage for no a
   assert.match(bare.err, /Usage: policy/);
 });
 
-Deno.test("run() maps a missing pyproject.toml in audit to 66", async () => {
+Deno.test("run() maps a project without pyproject.toml or lock file in audit to 66", async () => {
   const dir = Deno.makeTempDirSync();
   const io = fakeIo(dir);
   assert.equal(await run(["audit"], io), 66);
-  assert.match(io.err, /^policy: No pyproject\.toml at /);
+  assert.match(io.err, /^policy: No pyproject\.toml, lock file or requirements file in /);
   Deno.removeSync(dir, { recursive: true });
 });
 
