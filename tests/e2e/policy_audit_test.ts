@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { sarifValidator } from "../helpers/sarif.ts";
-import { policy, writePolicyToml } from "../../cli/policy/_testing.ts";
+import { policy, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
 
 const LOCKFILES = new URL("../fixtures/lockfiles/", import.meta.url);
 
@@ -412,5 +412,28 @@ source = { registry = "https://pypi.org/simple" }
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("in a git work tree, SARIF locations are relative to the repository root", async () => {
+  const server = await startTestServer();
+  const repo = await tempGitRepo();
+  try {
+    const app = join(repo, "services", "app");
+    await Deno.mkdir(app, { recursive: true });
+    await writePolicyToml(app, server.url);
+    await Deno.writeTextFile(join(app, "requirements.txt"), "pycrypto==2.6.1\n");
+    const ran = await policy(["audit", "--format", "sarif"], { cwd: app });
+    assert.equal(ran.code, 2, ran.stderr);
+    const result = JSON.parse(ran.stdout).runs[0].results[0];
+    assert.equal(
+      result.locations[0].physicalLocation.artifactLocation.uri,
+      "services/app/requirements.txt",
+    );
+    const json = await policy(["audit", "--format", "json"], { cwd: app });
+    assert.equal(JSON.parse(json.stdout).results[0].file, "requirements.txt");
+  } finally {
+    await server.close();
+    await Deno.remove(repo, { recursive: true });
   }
 });

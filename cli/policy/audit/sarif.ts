@@ -71,12 +71,17 @@ function ruleOf(row: AuditRow): string | null {
   return null;
 }
 
-function uri(file: string): string {
-  return encodeURI(file.replace(/\\/g, "/"));
-}
-
-/** The SARIF log of a report; `version` is the client's version. */
-export function renderSarif(report: AuditReport, version: string): Record<string, unknown> {
+/**
+ * The SARIF log of a report; `version` is the client's version, `pathOf`
+ * maps a report file to the path code scanning knows it by (relative to the
+ * repository root; default: as reported).
+ */
+export function renderSarif(
+  report: AuditReport,
+  version: string,
+  pathOf: (file: string) => string = (file) => file,
+): Record<string, unknown> {
+  const uri = (file: string) => encodeURI(pathOf(file).replace(/\\/g, "/"));
   const rules = RULE_IDS.map((id) => {
     const t = RULE_TEXT[id];
     return {

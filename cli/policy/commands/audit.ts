@@ -9,7 +9,7 @@
  * @module
  */
 
-import { relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { clientFromConfig } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import type { Io } from "../io.ts";
@@ -18,6 +18,18 @@ import type { AuditFormat, FailOn } from "../audit/options.ts";
 import { auditExitCode, buildReport, distinctQueries } from "../audit/report.ts";
 import { renderSarif } from "../audit/sarif.ts";
 import { renderMarkdown, renderTable } from "../audit/text.ts";
+
+/** The nearest directory at or above `dir` holding `.git` (a git work tree's root), or null. */
+function workTreeRoot(dir: string): string | null {
+  for (let at = dir;; at = dirname(at)) {
+    try {
+      Deno.statSync(join(at, ".git"));
+      return at;
+    } catch {
+      if (dirname(at) === at) return null;
+    }
+  }
+}
 
 /** Options of `audit`. */
 export interface AuditOptions {
@@ -65,9 +77,12 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
   const format = options.json ? "json" : options.format ?? "table";
   if (format === "json") io.stdout(JSON.stringify(report, null, 2) + "\n");
   else if (format === "sarif") {
-    io.stdout(
-      JSON.stringify(renderSarif(report, options.clientVersion ?? "0.0.0"), null, 2) + "\n",
-    );
+    const sarif = renderSarif(report, options.clientVersion ?? "0.0.0", (file) => {
+      const abs = resolve(io.cwd, file);
+      const top = workTreeRoot(dirname(abs));
+      return top === null ? file : relative(top, abs).split(sep).join("/");
+    });
+    io.stdout(JSON.stringify(sarif, null, 2) + "\n");
   } else if (format === "markdown") io.stdout(renderMarkdown(report));
   else io.stdout(renderTable(report));
   if (report.summary.transport_errors) {
