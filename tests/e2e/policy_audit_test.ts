@@ -278,9 +278,7 @@ Deno.test("policy audit FILE --format json reports every package of every fixtur
           assert.equal(expected.versioned.size, c.readmePinned, "fixture README count");
           assert.equal(rows.length, expected.entries);
           const reported = new Set(
-            rows.filter((r) => r.version && (r.pinned || r.source)).map((r) =>
-              `${r.package}==${r.version}`
-            ),
+            rows.filter((r) => r.version !== null).map((r) => `${r.package}==${r.version}`),
           );
           assert.deepEqual([...reported].sort(), [...expected.versioned].sort());
           for (const r of rows) {

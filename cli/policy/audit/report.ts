@@ -17,8 +17,10 @@ import type { FailOn } from "./options.ts";
 /** One package of the report. */
 export interface AuditRow {
   package: string;
-  /** The version evaluated (the pin, else a specifier's lower bound), null when none. */
+  /** The version the file records for it (an exact pin, or a source's version), else null. */
   version: string | null;
+  /** The version sent for evaluation (`version`, else a specifier's lower bound), null when none. */
+  evaluated_version: string | null;
   /** Exact version from an index. */
   pinned: boolean;
   /** Version specifier of an unpinned requirement. */
@@ -99,7 +101,8 @@ export function buildReport(
     const evaluation = query ? byKey.get(queryKey(query)) : undefined;
     const row: AuditRow = {
       package: entry.name,
-      version: query?.version ?? entry.version,
+      version: entry.version,
+      evaluated_version: query?.version ?? null,
       pinned: entry.pinned,
       specifier: entry.specifier,
       source: entry.source,

@@ -57,13 +57,21 @@ Deno.test("the report joins evaluations back to every entry and counts them", ()
     evaluation("left-pad", "PROVISIONALLY_ALLOWED"),
   ]);
   assert.deepEqual(
-    report.results.map((r) => [r.package, r.version, r.verdict, r.file, r.line, r.direct]),
+    report.results.map((r) => [
+      r.package,
+      r.version,
+      r.evaluated_version,
+      r.verdict,
+      r.file,
+      r.line,
+      r.direct,
+    ]),
     [
-      ["requests", "2.31.0", "ALLOWED", "requirements.txt", 1, true],
-      ["pycrypto", "2.6.1", "DENIED", "requirements.txt", 2, false],
-      ["left-pad", "1.0", "PROVISIONALLY_ALLOWED", "requirements.txt", 3, true],
-      ["local", null, null, "requirements.txt", 4, true],
-      ["requests", "2.31.0", "ALLOWED", "b.txt", 9, true],
+      ["requests", "2.31.0", "2.31.0", "ALLOWED", "requirements.txt", 1, true],
+      ["pycrypto", "2.6.1", "2.6.1", "DENIED", "requirements.txt", 2, false],
+      ["left-pad", null, "1.0", "PROVISIONALLY_ALLOWED", "requirements.txt", 3, true],
+      ["local", null, null, null, "requirements.txt", 4, true],
+      ["requests", "2.31.0", "2.31.0", "ALLOWED", "b.txt", 9, true],
     ],
   );
   assert.deepEqual(report.results[0].data, { osv: "ok" });

@@ -113,7 +113,9 @@ export function renderSarif(
           region: { startLine: row.line },
         },
       }],
-      partialFingerprints: { "policydPackage/v1": `${row.package}==${row.version ?? ""}` },
+      partialFingerprints: {
+        "policydPackage/v1": `${row.package}==${row.version ?? row.specifier ?? ""}`,
+      },
       properties: {
         package: row.package,
         version: row.version,
