@@ -324,6 +324,16 @@ Deno.test("a requirements file with pycrypto: exit 2 and a valid SARIF result at
       });
       assert.match(results[0].message.text, /^pycrypto==2\.6\.1 is DENIED: .*cryptography/);
     });
+    await t.step("--format json passes the evaluation's data status through as is", async () => {
+      const ran = await policy(["audit", "--format", "json"], { cwd: dir });
+      assert.equal(ran.code, 2);
+      const row = JSON.parse(ran.stdout).results.find((r: Row) => r.package === "pycrypto");
+      const direct = await (await fetch(
+        `${server.url}/api/v1/evaluate?package=pycrypto&version=2.6.1`,
+      )).json();
+      assert.ok(direct.data !== undefined && direct.data !== null, "the server sends data");
+      assert.deepEqual(row.data, direct.data);
+    });
     await t.step("discovered without FILE; table and markdown exit 2 too", async () => {
       const table = await policy(["audit"], { cwd: dir });
       assert.equal(table.code, 2);

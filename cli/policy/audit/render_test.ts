@@ -56,8 +56,8 @@ Deno.test("SARIF: valid against the official 2.1.0 schema; one rule per denial c
     }),
     [
       ["DENIAL_BANNED", 0, "error", "req%20s/a.txt", 7],
-      ["DENIAL_CVE", 3, "error", "requirements.txt", 3],
-      [PROVISIONAL_RULE, 6, "warning", "requirements.txt", 4],
+      ["DENIAL_CVE", DENIAL_CATEGORIES.indexOf("DENIAL_CVE"), "error", "requirements.txt", 3],
+      [PROVISIONAL_RULE, DENIAL_CATEGORIES.length, "warning", "requirements.txt", 4],
     ],
   );
   assert.match(

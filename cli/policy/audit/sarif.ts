@@ -55,6 +55,13 @@ const RULE_TEXT: Record<string, { name: string; short: string; full: string; sev
       full: "The policy denies packages whose license cannot be determined.",
       severity: "4.0",
     },
+    DENIAL_DATA_UNAVAILABLE: {
+      name: "DataUnavailable",
+      short: "Vulnerability or license data was unavailable",
+      full:
+        "The policy denies packages it could not check (on_missing_data: deny); retry when the data sources answer.",
+      severity: "4.0",
+    },
     [PROVISIONAL_RULE]: {
       name: "ProvisionallyAllowed",
       short: "Package is not yet reviewed by the dependency policy",
