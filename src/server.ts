@@ -9,12 +9,14 @@ import type { Hono } from "hono";
 import { createAuthenticator } from "./auth/select.ts";
 import { createCache } from "./cache/factory.ts";
 import type { Cache } from "./cache/types.ts";
-import { registryPath, type Settings, SettingsError } from "./config/settings.ts";
+import { registryPath, requireOptions, type Settings, SettingsError } from "./config/settings.ts";
+import { httpArea } from "./http/settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
 import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
+import { batchDeadlineMs } from "./lookups/deadline.ts";
 import { runScanPass } from "./scanner/scan_pass.ts";
 import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
@@ -126,6 +128,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     licenses: lookups.licenses,
     audit: store.audit,
     now,
+    batchDeadlineMs: batchDeadlineMs(settings.LOOKUP_TIMEOUT_MS),
   });
   const background = options.background ?? true;
   const poller = background
@@ -176,6 +179,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     now,
     requestIds: options.requestIds,
     accessLog: options.accessLog,
+    http: requireOptions(httpArea, settings),
   };
   const app = createApp(deps);
   return {

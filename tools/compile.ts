@@ -32,7 +32,12 @@ export const TARGETS: CompileTarget[] = [
   {
     name: "policyd",
     entry: "cli/policyd.ts",
-    assets: ["registry/registry.yaml", "dashboards/static", "workflows.md"],
+    assets: [
+      "registry/registry.yaml",
+      "dashboards/static",
+      "workflows.md",
+      "src/registry/parse_worker.ts",
+    ],
   },
   { name: "policy", entry: "cli/policy.ts", assets: [] },
 ];

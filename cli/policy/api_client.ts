@@ -14,6 +14,7 @@ import {
   ApprovalListSchema,
   ApprovalReceiptSchema,
   type CallSource,
+  DEFAULT_CLIENT_TIMEOUT_MS,
   EvaluationSchema as ContractEvaluation,
   HealthSchema as ContractHealth,
   MAX_BATCH,
@@ -206,12 +207,12 @@ export class ApiClient {
         method,
         headers: this.#headers(init.json !== undefined),
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
-        signal: AbortSignal.timeout(this.#o.timeoutMs ?? 10_000),
+        signal: AbortSignal.timeout(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS),
       });
     } catch (error) {
       const name = (error as Error)?.name;
       const detail = name === "TimeoutError"
-        ? `no answer within ${(this.#o.timeoutMs ?? 10_000) / 1000} s`
+        ? `no answer within ${(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS) / 1000} s`
         : transportDetail(error);
       throw new ServerUnreachable(this.#o.serverUrl, detail);
     }

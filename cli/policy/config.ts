@@ -12,6 +12,7 @@
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { basename, dirname, join } from "node:path";
+import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/mod.ts";
 import { ClientError } from "./exit_codes.ts";
 import { projectName } from "./pyproject.ts";
 
@@ -122,7 +123,7 @@ export function resolveConfig(
     fail_open: file.fail_open ?? singleUser,
     api_key_env_var: file.api_key_env_var ?? "POLICY_API_KEY",
     auto_request_approval: file.auto_request_approval ?? singleUser,
-    timeout_seconds: file.timeout_seconds ?? 10,
+    timeout_seconds: file.timeout_seconds ?? DEFAULT_CLIENT_TIMEOUT_MS / 1000,
   };
 }
 

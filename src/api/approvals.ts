@@ -6,10 +6,11 @@
 import { z } from "zod";
 import { APPROVAL_STATUSES, PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
+import { PackageSpecSchema } from "./names.ts";
 
 /** Body of `POST /approval-requests`. */
 export const ApprovalCreateSchema = z.object({
-  package: z.string({ message: "required string" }).describe(
+  package: PackageSpecSchema.describe(
     "PEP 508 name, optionally `name==1.2`",
   ),
   version: z.string().nullish().describe("PEP 440 version"),

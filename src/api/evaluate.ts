@@ -6,14 +6,26 @@
 import { z } from "zod";
 import { DATA_STATUSES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
 import { defineRoute } from "./contract.ts";
+import { PackageSpecSchema } from "./names.ts";
 
 /** Largest batch accepted (SPEC §7). */
 export const MAX_BATCH = 500;
 
+/** The server's default `LOOKUP_TIMEOUT_MS` (per upstream request). */
+export const DEFAULT_LOOKUP_TIMEOUT_MS = 4000;
+
+/**
+ * Longest the server spends on lookups for one evaluation, and for one whole
+ * batch (one shared deadline): 2 × `LOOKUP_TIMEOUT_MS` (SPEC §15.10).
+ */
+export const LOOKUP_BOUND_MS = 2 * DEFAULT_LOOKUP_TIMEOUT_MS;
+
+/** The client's default time limit: the server's lookup bound plus 2 s for the audit write and transport. */
+export const DEFAULT_CLIENT_TIMEOUT_MS = LOOKUP_BOUND_MS + 2000;
+
 /** Query of `GET /evaluate`. */
 export const EvaluateQuerySchema = z.object({
-  package: z
-    .string({ message: "required" })
+  package: PackageSpecSchema
     .describe("PEP 508 name, optionally pinned: `requests` or `requests==2.31.0`"),
   version: z.string().optional().describe("PEP 440 version"),
   project: z.string().optional().describe(
@@ -80,7 +92,7 @@ export type EvaluationDocument = z.infer<typeof EvaluationSchema>;
 
 /** One item of a batch request. */
 export const BatchItemSchema = z.object({
-  package: z.string(),
+  package: PackageSpecSchema,
   version: z.string().optional().nullable(),
 });
 

@@ -30,6 +30,7 @@ export * from "./contract.ts";
 export * from "./problem.ts";
 export * from "./enums.ts";
 export * from "./headers.ts";
+export * from "./names.ts";
 export * from "./evaluate.ts";
 export * from "./approvals.ts";
 export * from "./registry.ts";

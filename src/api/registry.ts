@@ -9,6 +9,7 @@ import { REGISTRY_STATUSES } from "../core/types.ts";
 import { PENDING_REASONS, PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { FieldErrorSchema } from "./problem.ts";
+import { ProjectNameSchema } from "./headers.ts";
 
 /** One compiled package rule. */
 export const PackageRuleSchema = z.object({
@@ -75,7 +76,7 @@ export const ProposalBodySchema = z.object({
   context: z
     .object({
       source: z.enum(["agent", "operator"]),
-      project: z.string().trim().min(1).max(200),
+      project: ProjectNameSchema,
       rationale: text(4000),
       agent_model: text(200),
       agent_version: text(200),
@@ -99,6 +100,10 @@ export const ProposalResultSchema = z.object({
 export const WebhookResponseSchema = z.union([
   z.object({ ok: z.literal(true), event: z.literal("ping") }),
   z.object({ reload: ReloadResultSchema, sync: z.string() }),
+  z.object({
+    duplicate: z.literal(true).describe("an X-GitHub-Delivery already handled within a day"),
+    delivery: z.string(),
+  }),
 ]);
 
 /** `GET /registry`. */
@@ -184,7 +189,8 @@ export const registryWebhookRoute = defineRoute({
   body: { contentType: "application/json", schema: z.looseObject({}) },
   responses: {
     200: {
-      description: "ping, or {reload, sync} after a merged pull request",
+      description:
+        "ping, {reload, sync} after a merged pull request, or {duplicate} for a replayed delivery",
       schema: WebhookResponseSchema,
     },
     202: {

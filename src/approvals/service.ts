@@ -43,10 +43,32 @@ export interface ApprovalInput {
   rationale: string;
 }
 
+/**
+ * Proposers that never change the live registry themselves: `log_only` only
+ * logs, `github` opens a pull request whose review is the gate. Every other
+ * proposer (`local_file`, `local_git`, `module:`) applies at once, so in org
+ * mode it runs for operators only (SPEC §16.1).
+ */
+export const REVIEW_GATED_PROPOSERS: ReadonlySet<string> = new Set(["log_only", "github"]);
+
+/** Who is asking: operators (and everyone in single-user mode) may apply at once. */
+export interface RequestAuthority {
+  /** Whether the caller may run a proposer that changes the live registry at once. */
+  mayApply: boolean;
+}
+
 /** The approval service. */
 export interface ApprovalService {
-  /** Persists a request and schedules the proposer; resolves once the row is committed. */
-  request(input: ApprovalInput, context: CallContext): Promise<ApprovalRequest>;
+  /**
+   * Persists a request and schedules the proposer; resolves once the row is
+   * committed. A caller without `mayApply` never fires a proposer that
+   * applies at once: the request is stored and queued for review.
+   */
+  request(
+    input: ApprovalInput,
+    context: CallContext,
+    authority: RequestAuthority,
+  ): Promise<ApprovalRequest>;
   /** Collapsed rows; `project` null = every project, `status` null = every status. */
   list(
     filter: { project: string | null; status: ApprovalStatus | null },
@@ -77,7 +99,7 @@ function isResult(value: unknown): value is ProposalResult {
  * @example
  * ```ts
  * const approvals = createApprovalService({ store, registry: live, proposer, log });
- * const row = await approvals.request({ package: "left-pad", displayName: "left_pad", version: null, rationale: "…" }, context);
+ * const row = await approvals.request({ package: "left-pad", displayName: "left_pad", version: null, rationale: "…" }, context, { mayApply: true });
  * ```
  */
 export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
@@ -128,11 +150,23 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     }
   }
 
-  async function proposeFor(request: ApprovalRequest, displayName: string): Promise<void> {
+  async function proposeFor(
+    request: ApprovalRequest,
+    displayName: string,
+    authority: RequestAuthority,
+  ): Promise<void> {
     const log = deps.log.child({ approval_request: request.id, package: request.package });
     const existing = deps.registry.current().byName.get(request.package);
-    let result: ProposalResult | { status: "skipped"; detail: string };
-    if (existing) {
+    let result: ProposalResult | { status: "skipped" | "queued"; detail: string };
+    if (!authority.mayApply && !REVIEW_GATED_PROPOSERS.has(deps.proposer.name)) {
+      // A non-operator's request never changes the live registry by itself (SPEC §16.1).
+      result = {
+        status: "queued",
+        detail:
+          `queued for operator review: the ${deps.proposer.name} proposer applies rules at once, ` +
+          "so in org mode it runs for operators only (GET /registry/pending lists the request)",
+      };
+    } else if (existing) {
       // Never let an agent's request rewrite an operator's rule (a banned package stays banned).
       result = {
         status: "skipped",
@@ -177,7 +211,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   }
 
   return {
-    async request(input, context) {
+    async request(input, context, authority) {
       const row = await deps.store.approvals.create({
         package: input.package,
         version: input.version,
@@ -187,7 +221,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         agent_model: context.agent_model,
         agent_version: context.agent_version,
       });
-      if (!closed) schedule(() => proposeFor(row, input.displayName));
+      if (!closed) schedule(() => proposeFor(row, input.displayName, authority));
       return row;
     },
     async list(filter) {

@@ -9,6 +9,7 @@ import type { Logger } from "../log/logger.ts";
 import { pullRegistryWorkTree } from "../proposers/git_pull.ts";
 import type { Proposer, SyncOutcome } from "../proposers/types.ts";
 import type { ReloadResult } from "../registry/live.ts";
+import { DeliveryLog } from "./deliveries.ts";
 
 const encoder = new TextEncoder();
 
@@ -71,13 +72,19 @@ export type WebhookOutcome =
   | { kind: "bad-signature" }
   | { kind: "bad-request"; detail: string }
   | { kind: "ping" }
+  | { kind: "duplicate"; delivery: string }
   | { kind: "ignored"; event: string; action: string | null }
   | { kind: "reloaded"; sync: string; reload: ReloadResult }
   | { kind: "pull-failed"; detail: string; errors?: Array<{ path: string; message: string }> };
 
+const HANDLED = new Set<WebhookOutcome["kind"]>(["ping", "ignored", "reloaded"]);
+
 /** Handles one delivery. */
 export interface WebhookHandler {
+  /** Verifies the signature, drops replays, then {@link WebhookHandler.process}es the delivery. */
   handle(headers: Headers, body: Uint8Array): Promise<WebhookOutcome>;
+  /** Handles a verified, first-seen delivery. */
+  process(headers: Headers, body: Uint8Array): Promise<WebhookOutcome>;
 }
 
 /** Dependencies of the webhook handler. */
@@ -89,6 +96,8 @@ export interface WebhookDeps {
   registryPath: string;
   reload: () => Promise<ReloadResult>;
   log: Logger;
+  /** Delivery ids already handled (`X-GitHub-Delivery`); a replay pulls nothing. */
+  deliveries?: DeliveryLog;
 }
 
 interface PullRequestPayload {
@@ -112,13 +121,26 @@ export function createWebhookHandler(deps: WebhookDeps): WebhookHandler {
       ? deps.proposer.syncMerged(hint)
       : pullRegistryWorkTree(deps.registryPath, deps.secret ? [deps.secret] : []);
 
-  return {
+  const deliveries = deps.deliveries ?? new DeliveryLog();
+
+  const handler: WebhookHandler = {
     async handle(headers, body) {
       if (!deps.secret) return { kind: "no-secret" };
       if (!(await verifySignature(deps.secret, body, headers.get("x-hub-signature-256")))) {
         deps.log.warn("webhook delivery with a bad or missing signature", {});
         return { kind: "bad-signature" };
       }
+      const delivery = headers.get("x-github-delivery")?.trim().slice(0, 200) ?? "";
+      if (delivery && deliveries.has(delivery)) {
+        deps.log.info("webhook delivery replayed; nothing pulled", { delivery });
+        return { kind: "duplicate", delivery };
+      }
+      const outcome = await handler.process(headers, body);
+      // Only handled deliveries count: a malformed one or a failed pull may be redelivered.
+      if (delivery && HANDLED.has(outcome.kind)) deliveries.remember(delivery);
+      return outcome;
+    },
+    async process(headers, body) {
       const event = (headers.get("x-github-event") ?? headers.get("x-git-host-event") ?? "").trim();
       if (!event) {
         return {
@@ -165,4 +187,5 @@ export function createWebhookHandler(deps: WebhookDeps): WebhookHandler {
       return { kind: "reloaded", sync: outcome.detail, reload };
     },
   };
+  return handler;
 }

@@ -1,83 +1,67 @@
 /**
- * Server settings (SPEC §4): one zod schema, parsed from the environment on
- * every call to {@link loadSettings}, so tests can override variables per test.
+ * Server settings (SPEC §4), the composition of the settings areas: each
+ * adapter area declares its variables (zod) and an options factory next to
+ * its code (`src/<area>/settings.ts`); this module merges them. Settings are
+ * parsed from the environment on every call, so tests can override variables
+ * per test. {@link tryLoadSettings} returns every issue at once; the server
+ * ({@link loadSettings}) and `policyd check-config` run the same schemas.
+ *
+ * Adding a setting: one line in its area's `variables` (see docs/operations.md).
  *
  * @module
  */
 import { z } from "zod";
+import type { ReportIssue, SettingsArea, SettingsIssue } from "./area.ts";
+import { authArea } from "../auth/settings.ts";
+import { cacheArea } from "../cache/settings.ts";
+import { httpArea } from "../http/settings.ts";
+import { loggingArea } from "../log/settings.ts";
+import { lookupsArea } from "../lookups/settings.ts";
+import { proposersArea } from "../proposers/settings.ts";
+import { DEFAULT_REGISTRY_PATH, registryArea } from "../registry/settings.ts";
+import { scannerArea } from "../scanner/settings.ts";
+import { storeArea } from "../store/settings.ts";
 
-const boolean = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((v) => ["true", "false", "1", "0", "yes", "no", "on", "off"].includes(v), {
-    message: "expected true or false",
-  })
-  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+export type { SettingsIssue } from "./area.ts";
+export { DEFAULT_REGISTRY_PATH };
 
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().min(1);
-const nonNegative = z.coerce.number().min(0);
+/** Every area, in the order their variables are documented. */
+export const AREAS = {
+  http: httpArea,
+  store: storeArea,
+  registry: registryArea,
+  proposers: proposersArea,
+  cache: cacheArea,
+  lookups: lookupsArea,
+  scanner: scannerArea,
+  auth: authArea,
+  logging: loggingArea,
+} as const;
 
 /** The schema of every server setting, keyed by environment variable. */
 export const settingsSchema = z.object({
-  POLICY_HOST: z.string().min(1).default("127.0.0.1"),
-  POLICY_PORT: port.default(8765),
-  POLICY_DB_PATH: z.string().min(1).default("./policyd.db"),
-  POLICY_PROJECT_NAME: z.string().min(1).default("policyd"),
-  REGISTRY_PATH: z.string().optional(),
-  REGISTRY_RELOAD_INTERVAL: nonNegative.default(5),
-  REGISTRY_WEBHOOK_SECRET: z.string().min(1).optional(),
-  REGISTRY_PROPOSER: z
-    .string()
-    .regex(/^(log_only|local_file|local_git|github|module:.+:[A-Za-z_$][\w$]*)$/, {
-      message: "expected log_only, local_file, local_git, github or module:<specifier>:<Export>",
-    })
-    .optional(),
-  REGISTRY_REPO_URL: z.string().min(1).optional(),
-  REGISTRY_REPO_WORKDIR: z.string().min(1).default("./.policyd/registry-repo"),
-  REGISTRY_REPO_FILE: z.string().min(1).default("registry/registry.yaml"),
-  REGISTRY_GITHUB_REPO: z
-    .string()
-    .regex(/^[\w.-]+\/[\w.-]+$/, { message: "expected owner/name" })
-    .optional(),
-  REGISTRY_BOT_AUTHOR_NAME: z.string().min(1).default("policyd-bot"),
-  REGISTRY_BOT_AUTHOR_EMAIL: z.string().min(1).default("policyd-bot@users.noreply.github.com"),
-  GITHUB_TOKEN: z.string().min(1).optional(),
-  GITHUB_API_URL: z.url().default("https://api.github.com"),
-  REDIS_URL: z
-    .string()
-    .refine((v) => v === "none" || /^rediss?:\/\//.test(v), {
-      message: "expected redis://…, rediss://… or none",
-    })
-    .optional(),
-  CACHE_TTL_SECONDS: nonNegative.default(21600),
-  OSV_API_URL: z.url().default("https://api.osv.dev"),
-  PYPI_URL: z.url().default("https://pypi.org"),
-  LOOKUP_TIMEOUT_MS: positiveInt.default(4000),
-  CVE_SCAN_SCHEDULE: z.string().min(1).default("0 */6 * * *"),
-  AUTH_ENABLED: boolean.default(false),
-  AUTH_BACKEND: z
-    .string()
-    .regex(/^(header|webhook|apikey|module:.+:[A-Za-z_$][\w$]*)$/, {
-      message: "expected header, webhook, apikey or module:<specifier>:<Export>",
-    })
-    .default("header"),
-  AUTH_VERIFY_URL: z.url().optional(),
-  OPERATOR_GROUP: z.string().min(1).default("policy-admins"),
-  TRUSTED_PROXIES: z.string().default("127.0.0.1/32"),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  ...httpArea.variables,
+  ...storeArea.variables,
+  ...registryArea.variables,
+  ...proposersArea.variables,
+  ...cacheArea.variables,
+  ...lookupsArea.variables,
+  ...scannerArea.variables,
+  ...authArea.variables,
+  ...loggingArea.variables,
 });
 
-/** Parsed server settings. */
+/** Parsed server settings (every variable of every area). */
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** Default registry path used for reading when `REGISTRY_PATH` is unset (SPEC §15.21). */
-export const DEFAULT_REGISTRY_PATH = "./registry/registry.yaml";
+/** The typed options of every area. */
+export type Options = {
+  [K in keyof typeof AREAS]: ReturnType<(typeof AREAS)[K]["options"]>;
+};
 
 /** Thrown when a setting is invalid; the message names the variable. */
 export class SettingsError extends Error {
-  constructor(readonly issues: Array<{ variable: string; message: string }>) {
+  constructor(readonly issues: Array<Pick<SettingsIssue, "variable" | "message">>) {
     super(
       issues.map((i) => `Invalid setting ${i.variable}: ${i.message}`).join("; "),
     );
@@ -88,9 +72,89 @@ export class SettingsError extends Error {
 /** A source of environment variables; `Deno.env.toObject()` in production. */
 export type Environment = Record<string, string | undefined>;
 
+const AREA_OF: Record<string, string> = Object.fromEntries(
+  Object.values(AREAS).flatMap((area) => Object.keys(area.variables).map((v) => [v, area.name])),
+);
+
+/** Every issue of an environment, and the settings with invalid variables at their defaults. */
+export interface SettingsReport {
+  ok: boolean;
+  settings: Settings;
+  /** The areas' typed options (computed from `settings`). */
+  options: Options;
+  /** Invalid variables first (`rule` unset), then the areas' rule violations. */
+  issues: SettingsIssue[];
+}
+
 /**
- * Parses the settings from an environment. Empty strings count as unset, so
- * `FOO=` in an env file falls back to the default.
+ * Computes one area's typed options from parsed settings, collecting its rule
+ * violations.
+ */
+export function areaOptions<O>(
+  // deno-lint-ignore no-explicit-any
+  area: SettingsArea<any, O>,
+  settings: Settings,
+  issues: SettingsIssue[] = [],
+): O {
+  const report: ReportIssue = (variable, message) =>
+    issues.push({ variable, message, area: area.name, rule: true });
+  return area.options(settings, report);
+}
+
+/**
+ * Computes an area's options or throws a {@link SettingsError} naming the
+ * variables its rules reject (what each adapter factory calls).
+ */
+// deno-lint-ignore no-explicit-any
+export function requireOptions<O>(area: SettingsArea<any, O>, settings: Settings): O {
+  const issues: SettingsIssue[] = [];
+  const options = areaOptions(area, settings, issues);
+  if (issues.length > 0) throw new SettingsError(issues);
+  return options;
+}
+
+/**
+ * Parses every variable on its own and runs every area's rules, so one bad
+ * value never hides another. Empty strings count as unset.
+ *
+ * @example
+ * ```ts
+ * const report = tryLoadSettings({ POLICY_PORT: "eighty", LOG_LEVEL: "loud" });
+ * report.issues.map((i) => i.variable); // ["POLICY_PORT", "LOG_LEVEL"]
+ * report.settings.POLICY_PORT; // 8765 (the default stands in)
+ * ```
+ */
+export function tryLoadSettings(env: Environment): SettingsReport {
+  const issues: SettingsIssue[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [variable, schema] of Object.entries(settingsSchema.shape)) {
+    const raw = env[variable];
+    const parsed = (schema as z.ZodType).safeParse(raw === "" ? undefined : raw);
+    if (parsed.success) {
+      values[variable] = parsed.data;
+      continue;
+    }
+    for (const issue of parsed.error.issues) {
+      issues.push({ variable, message: issue.message, area: AREA_OF[variable] });
+    }
+    values[variable] = (schema as z.ZodType).safeParse(undefined).data;
+  }
+  const settings = values as Settings;
+  const options = Object.fromEntries(
+    Object.entries(AREAS).map((
+      [key, area],
+    ) => [
+      key,
+      areaOptions<unknown>(area as SettingsArea<z.ZodRawShape, unknown>, settings, issues),
+    ]),
+  ) as unknown as Options;
+  return { ok: issues.length === 0, settings, options, issues };
+}
+
+/**
+ * Parses the settings from an environment; throws a {@link SettingsError}
+ * naming every invalid variable. (An area's cross-variable rules are checked
+ * by that area's factory when it starts, see {@link requireOptions}.)
  *
  * @example
  * ```ts
@@ -99,21 +163,10 @@ export type Environment = Record<string, string | undefined>;
  * ```
  */
 export function loadSettings(env: Environment): Settings {
-  const present: Record<string, string> = {};
-  for (const key of Object.keys(settingsSchema.shape)) {
-    const value = env[key];
-    if (value !== undefined && value !== "") present[key] = value;
-  }
-  const parsed = settingsSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new SettingsError(
-      parsed.error.issues.map((issue) => ({
-        variable: String(issue.path[0] ?? "environment"),
-        message: issue.message,
-      })),
-    );
-  }
-  return parsed.data;
+  const report = tryLoadSettings(env);
+  const invalid = report.issues.filter((i) => !i.rule);
+  if (invalid.length > 0) throw new SettingsError(invalid);
+  return report.settings;
 }
 
 /** The registry path to read: `REGISTRY_PATH` when set, else the default. */

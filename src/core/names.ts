@@ -22,3 +22,24 @@ export function normalizeName(name: string): string {
 export function isValidName(name: string): boolean {
   return VALID_NAME.test(name);
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Whether a package spec is printable ASCII. PEP 508 names are ASCII only, so
+ * look-alike letters (Cyrillic `у` in `pycrуpto`, full-width `ｒｅｑｕｅｓｔｓ`)
+ * are rejected before any parsing or auditing.
+ *
+ * @example
+ * ```ts
+ * isAsciiSpec("requests==2.31.0"); // true
+ * isAsciiSpec("pycr\u0443pto"); // false
+ * ```
+ */
+export function isAsciiSpec(spec: string): boolean {
+  return PRINTABLE_ASCII.test(spec);
+}
+
+/** Message of a rejected non-ASCII package spec. */
+export const NON_ASCII_NAME_MESSAGE =
+  "package names are ASCII letters, digits and ._- only (PEP 508); non-ASCII look-alike characters are rejected";

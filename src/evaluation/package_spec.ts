@@ -47,6 +47,13 @@ export function parsePackageSpec(spec: string, version: string | undefined): Par
         }" is not a PEP 508 package name (expected e.g. requests or requests==2.31.0)`,
       };
     }
+    if (!isValidName(parsed.name)) {
+      return {
+        ok: false,
+        path: "package",
+        message: `"${text.slice(0, 80)}" is not a PEP 508 package name`,
+      };
+    }
     name = parsed.name;
     const specs = parsed.versionSpec ?? [];
     if (specs.length > 1 || (specs.length === 1 && !["==", "==="].includes(specs[0].operator))) {

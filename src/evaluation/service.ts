@@ -9,6 +9,7 @@ import { factsVerdict, registryVerdict } from "../core/evaluate.ts";
 import type { Decision, Evaluation, EvaluationRequest, RegistrySnapshot } from "../core/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
+import { withDeadline } from "../lookups/deadline.ts";
 import type { AuditStore, NewAuditRow } from "../store/types.ts";
 
 /** Who asked, from where (SPEC §7 "Context of every call"). */
@@ -28,6 +29,8 @@ export interface EvaluationServiceDeps {
   audit: AuditStore;
   /** Clock of exception expiry and release age; default the system clock. */
   now?: () => Date;
+  /** One lookup deadline for a whole batch (see `lookups/deadline.ts`); none when absent. */
+  batchDeadlineMs?: number;
 }
 
 /** Evaluates packages and records every decision. */
@@ -83,13 +86,17 @@ export function auditRowOf(
  */
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
   const now = deps.now ?? (() => new Date());
-  async function decide(request: EvaluationRequest, snapshot: RegistrySnapshot): Promise<Decision> {
+  async function decide(
+    request: EvaluationRequest,
+    snapshot: RegistrySnapshot,
+    sources: Pick<EvaluationServiceDeps, "vulnerabilities" | "licenses"> = deps,
+  ): Promise<Decision> {
     // The registry decides hard blocks on its own: no lookup is made for them.
     const byRegistry = registryVerdict(request, snapshot);
     if (byRegistry) return byRegistry;
     const [vulnerabilities, license] = await Promise.all([
-      deps.vulnerabilities.query(request.name, request.version),
-      deps.licenses.lookup(request.name, request.version),
+      sources.vulnerabilities.query(request.name, request.version),
+      sources.licenses.lookup(request.name, request.version),
     ]);
     return factsVerdict(request, snapshot, { vulnerabilities, license }, now());
   }
@@ -104,11 +111,14 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     async evaluateMany(requests, context) {
       const snapshot = deps.registry.current();
       const decisions: Decision[] = new Array(requests.length);
+      const sources = deps.batchDeadlineMs === undefined
+        ? deps
+        : withDeadline(deps, AbortSignal.timeout(deps.batchDeadlineMs));
       let next = 0;
       const worker = async () => {
         while (next < requests.length) {
           const index = next++;
-          decisions[index] = await decide(requests[index], snapshot);
+          decisions[index] = await decide(requests[index], snapshot, sources);
         }
       };
       await Promise.all(

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { PROJECT_PATTERN } from "../api/headers.ts";
 import { CALL_SOURCES } from "../api/enums.ts";
@@ -13,6 +13,10 @@ import { API_ROUTES, fullPath } from "../api/mod.ts";
 import { AuthError, AuthNotImplementedError } from "../auth/types.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
+import { sameOriginGuard } from "./middleware/same_origin.ts";
+import { rateLimit } from "./middleware/rate_limit.ts";
+import { DEFAULT_HTTP_OPTIONS } from "./settings.ts";
+import { isClientAbort } from "./validate.ts";
 import { evaluateRoutes } from "./routes/evaluate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { registryRoutes } from "./routes/registry.ts";
@@ -32,6 +36,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Routes that never require authentication (SPEC §15.27): the contracts marked `public`. */
 const PUBLIC_API_PATHS = new Set(API_ROUTES.filter((r) => r.public).map(fullPath));
 
+/** GET routes that write (an evaluation is audited): no `*` project there. */
+const WRITING_GETS = new Set(["/api/v1/evaluate"]);
+
 function header(c: { req: { header(name: string): string | undefined } }, name: string) {
   const value = c.req.header(name)?.trim();
   return value ? value.slice(0, 200) : null;
@@ -48,6 +55,9 @@ function header(c: { req: { header(name: string): string | undefined } }, name: 
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const http = deps.http ?? DEFAULT_HTTP_OPTIONS;
+  const peer = (c: Context<AppEnv>) =>
+    deps.remoteAddress?.(c) ?? c.env?.remoteAddr?.hostname ?? null;
   let sequence = 0;
 
   app.use("*", async (c, next) => {
@@ -58,6 +68,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const log = deps.log.child({ request_id: requestId });
     c.set("requestId", requestId);
     c.set("log", log);
+    c.set("bodyReadTimeoutMs", http.bodyReadTimeoutMs);
     const started = performance.now();
     await next();
     c.header("x-request-id", requestId);
@@ -85,18 +96,22 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
 
+  app.use("*", sameOriginGuard({ allowedOrigins: http.allowedOrigins }));
+
   // Authentication and the call context, for the API and the dashboards.
   app.use("*", async (c, next) => {
     const isPublic = PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith("/static/");
     if (!isPublic) {
       const identity = await deps.authenticator.authenticate({
         headers: c.req.raw.headers,
-        remoteAddress: deps.remoteAddress?.(c) ?? c.env?.remoteAddr?.hostname ?? null,
+        remoteAddress: peer(c),
       });
       c.set("identity", identity);
     }
     const project = c.req.query("project")?.trim() || header(c, "x-policy-project") || "default";
-    if (project !== "*" && !PROJECT_PATTERN.test(project)) {
+    // `*` (every project) only where a route reads across projects; never on writes.
+    const readsAll = project === "*" && c.req.method === "GET" && !WRITING_GETS.has(c.req.path);
+    if (!readsAll && !PROJECT_PATTERN.test(project)) {
       throw new ProblemError(
         400,
         "invalid-request",
@@ -104,7 +119,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         {
           errors: [{
             path: "project",
-            message: "letters, digits and ._-@/:+ only, 1–200 characters",
+            message: "letters, digits and ._-@/:+ only, 1–200 characters; " +
+              "`*` only on reads across projects",
           }],
         },
       );
@@ -127,6 +143,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
     await next();
   });
+
+  app.use("*", rateLimit({ perMinute: http.rateLimitPerMinute, peer }));
 
   app.route("/api/v1", healthRoutes(deps));
   app.route("/api/v1", evaluateRoutes(deps));
@@ -170,6 +188,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       );
     }
     const log = c.get("log") ?? deps.log;
+    if (isClientAbort(error)) {
+      // The client went away mid-body: nobody reads this answer, and it is not a server fault.
+      log.info("client aborted the request", { error: String(error) });
+      return problemResponse(
+        new ProblemError(400, "client-aborted", "the request body was cut short").toProblem(),
+      );
+    }
     log.error("unhandled error", { error: String(error), stack: (error as Error)?.stack });
     return problemResponse({
       type: "https://policyd.dev/problems/internal-error",

@@ -15,6 +15,7 @@ import type { ApprovalService } from "../approvals/service.ts";
 import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { UpstreamName, UpstreamState } from "../lookups/upstream_health.ts";
+import type { HttpOptions } from "./settings.ts";
 
 /** Per-request variables set by middleware. */
 export interface AppEnv {
@@ -25,6 +26,8 @@ export interface AppEnv {
     log: Logger;
     identity: Identity | undefined;
     context: CallContext;
+    /** Time limit for reading the request body (`REQUEST_READ_TIMEOUT_MS`). */
+    bodyReadTimeoutMs: number;
   };
 }
 
@@ -64,6 +67,8 @@ export interface AppDeps {
   remoteAddress?: (c: Context<AppEnv>) => string | null;
   /** Set to false to skip per-request access log lines (benchmarks). */
   accessLog?: boolean;
+  /** Limits of the HTTP layer (`http` settings area); defaults when absent. */
+  http?: HttpOptions;
   /** Further route mounts added by other capabilities (approvals, dashboards, …). */
   extraRoutes?: Array<(app: Hono<AppEnv>) => void>;
 }

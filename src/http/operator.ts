@@ -8,11 +8,15 @@ import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError } from "./problem.ts";
 
+/** Whether the caller is an operator (everyone is, in single-user mode). */
+export function isOperator(c: Context<AppEnv>, deps: Pick<AppDeps, "operatorGroup">): boolean {
+  if (deps.operatorGroup === null) return true;
+  return c.get("identity")?.groups.includes(deps.operatorGroup) ?? false;
+}
+
 /** Throws 403 unless the caller may run operator-only operations. */
 export function requireOperator(c: Context<AppEnv>, deps: Pick<AppDeps, "operatorGroup">): void {
-  if (deps.operatorGroup === null) return;
-  const identity = c.get("identity");
-  if (!identity?.groups.includes(deps.operatorGroup)) {
+  if (!isOperator(c, deps)) {
     throw new ProblemError(
       403,
       "forbidden",

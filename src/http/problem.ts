@@ -5,6 +5,8 @@
  * @module
  */
 
+import { redactValue } from "../log/redact.ts";
+
 /** Members of a problem document. */
 export interface Problem {
   type: string;
@@ -21,9 +23,11 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   501: "Not Implemented",
   502: "Bad Gateway",
@@ -60,7 +64,7 @@ export class ProblemError extends Error {
 
 /** Renders a problem document as a response. */
 export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problem), {
+  return new Response(JSON.stringify(redactValue(problem)), {
     status: problem.status,
     headers: { "content-type": "application/problem+json", ...headers },
   });

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { redactValue } from "./redact.ts";
+
 /** Log levels, least to most severe. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -52,7 +54,9 @@ export function createLogger(
 ): Logger {
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < ORDER[level]) return;
-    sink(JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, ...base, ...fields }));
+    const line = { ts: new Date().toISOString(), level: lvl, msg, ...base, ...fields };
+    // Credentials in URLs never reach the log, whoever wrote the field.
+    sink(JSON.stringify(redactValue(line)));
   };
   return {
     debug: (m, f) => emit("debug", m, f),

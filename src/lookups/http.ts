@@ -7,6 +7,7 @@
  * @module
  */
 import type { z } from "zod";
+import { redact } from "../log/redact.ts";
 
 /** The outcome of an upstream call: validated data, a 404, or a failure with a reason. */
 export type FetchResult<T> =
@@ -44,7 +45,7 @@ export async function fetchJson<S extends z.ZodType>(
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const method = options.method ?? "GET";
-  const where = `${method} ${url}`;
+  const where = `${method} ${redact(url)}`;
   let response: Response;
   try {
     response = await fetch(url, {

@@ -69,17 +69,9 @@ export function botIdentityEnv(name: string, email: string): Record<string, stri
   };
 }
 
-/**
- * Removes secrets from text meant for logs or results: each given secret,
- * and the user-info part of URLs (`https://user:token@host` → `https://***@host`).
- */
-export function redact(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
-  let out = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, "$1***@");
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join("[REDACTED]");
-  }
-  return out;
-}
+/** Removes secrets from text meant for logs or results (the one helper in `src/log/redact.ts`). */
+export { redact } from "../log/redact.ts";
+import { redact } from "../log/redact.ts";
 
 /** The last meaningful lines of git's stderr, for a one-line detail. */
 export function gitDetail(

@@ -119,8 +119,16 @@ Deno.test("POST /approval-requests rejects invalid input with 400 problems", asy
     await t.step("not JSON", async () => {
       const res = await call(server.url, "POST", "/api/v1/approval-requests", {
         body: "package=attrs",
+        headers: { "content-type": "application/json" },
       });
       assert.equal(res.status, 400);
+    });
+    await t.step("a form body is not accepted at all (415, SPEC §16.2)", async () => {
+      const res = await call(server.url, "POST", "/api/v1/approval-requests", {
+        body: "package=attrs",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      assert.equal(res.status, 415);
     });
     await t.step("unknown id", async () => {
       assert.equal((await call(server.url, "GET", "/api/v1/approval-requests/999")).status, 404);

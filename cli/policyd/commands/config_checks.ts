@@ -12,12 +12,13 @@ import { cacheKind, createCache } from "../../../src/cache/factory.ts";
 import {
   DEFAULT_REGISTRY_PATH,
   type Environment,
-  loadSettings,
   type Settings,
-  SettingsError,
-  settingsSchema,
+  type SettingsIssue,
+  type SettingsReport,
+  tryLoadSettings,
 } from "../../../src/config/settings.ts";
 import { createLogger } from "../../../src/log/logger.ts";
+import { redact } from "../../../src/log/redact.ts";
 import { detectProposer } from "../../../src/proposers/select.ts";
 import { validateRegistry } from "../../../src/registry/schema.ts";
 import { isLive } from "../../../src/core/exceptions.ts";
@@ -42,33 +43,22 @@ const row = (check: string, status: CheckStatus, detail: string, hint = ""): Che
   hint,
 });
 
+/** Issues the `auth` row reports (its rules); every other issue is the `settings` row's. */
+const isAuthRule = (issue: SettingsIssue) => issue.rule === true && issue.area === "auth";
+
+const describe = (issues: SettingsIssue[]) =>
+  issues.map((i) => `Invalid setting ${i.variable}: ${i.message}`).join("; ");
+
 /**
- * Parses the settings; an invalid variable is reported and then dropped, so
- * the other checks still run on the defaults (checks stay independent).
+ * Runs the server's own settings schemas ({@link tryLoadSettings}): every
+ * invalid variable is reported at once, and the other checks run on the
+ * defaults in its place (checks stay independent).
  */
-export function settingsCheck(env: Environment): { row: CheckRow; settings: Settings } {
-  let current: Environment = { ...env };
-  const issues: SettingsError["issues"] = [];
-  for (let attempt = 0; attempt <= Object.keys(settingsSchema.shape).length; attempt++) {
-    try {
-      const settings = loadSettings(current);
-      if (issues.length === 0) {
-        return { row: row("settings", "ok", "every variable parses"), settings };
-      }
-      const detail = issues.map((i) => `Invalid setting ${i.variable}: ${i.message}`).join("; ");
-      const names = [...new Set(issues.map((i) => i.variable))].join(", ");
-      return {
-        row: row("settings", "fail", detail, `fix or unset ${names} (see .env.example)`),
-        settings,
-      };
-    } catch (error) {
-      if (!(error instanceof SettingsError)) throw error;
-      issues.push(...error.issues);
-      current = { ...current };
-      for (const issue of error.issues) delete current[issue.variable];
-    }
-  }
-  throw new Error("settings did not converge"); // unreachable: each round drops a variable
+export function settingsCheck(report: SettingsReport): CheckRow {
+  const issues = report.issues.filter((i) => !isAuthRule(i));
+  if (issues.length === 0) return row("settings", "ok", "every variable parses");
+  const names = [...new Set(issues.map((i) => i.variable))].join(", ");
+  return row("settings", "fail", describe(issues), `fix or unset ${names} (see .env.example)`);
 }
 
 type PathKind = "file" | "directory" | "other" | "missing";
@@ -266,7 +256,7 @@ export async function cacheCheck(settings: Settings, timeoutMs = 2000): Promise<
   const kind = cacheKind(settings);
   if (kind === "memory") return row("cache", "ok", "embedded in-process cache (REDIS_URL unset)");
   if (kind === "none") return row("cache", "ok", "caching disabled (REDIS_URL=none)");
-  const url = redactUrl(settings.REDIS_URL!);
+  const url = redact(settings.REDIS_URL!);
   const cache = createCache(settings, createLogger("error", () => {}), {
     redis: { connectTimeoutMs: Math.min(1000, timeoutMs), opTimeoutMs: 300 },
   });
@@ -289,10 +279,6 @@ export async function cacheCheck(settings: Settings, timeoutMs = 2000): Promise<
     `redis at ${url} did not answer within ${timeoutMs} ms; the server would run uncached until it does`,
     "start Redis, fix REDIS_URL, or unset it for the embedded cache",
   );
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, "//***@");
 }
 
 const PROPOSER_HINTS: Record<string, string> = {
@@ -332,9 +318,22 @@ export function isLoopback(host: string): boolean {
   return parseCidrList("127.0.0.0/8, ::1/128").contains(bare);
 }
 
-/** Authentication is configured deliberately. */
-export function authCheck(settings: Settings, env: Environment): CheckRow {
-  if (!settings.AUTH_ENABLED) {
+const AUTH_HINTS: Record<string, string> = {
+  TRUSTED_PROXIES:
+    "list your proxy's address in TRUSTED_PROXIES as comma-separated CIDRs such as 10.0.0.0/8",
+  AUTH_VERIFY_URL: "set AUTH_VERIFY_URL to the verifier's http(s) URL",
+};
+
+/** Authentication is configured deliberately (the rules are the `auth` area's). */
+export function authCheck(report: SettingsReport, env: Environment): CheckRow {
+  const { settings, options } = report;
+  const broken = report.issues.filter(isAuthRule);
+  if (broken.length > 0) {
+    const hint = [...new Set(broken.map((i) => AUTH_HINTS[i.variable] ?? `fix ${i.variable}`))];
+    return row("auth", "fail", describe(broken), hint.join("; "));
+  }
+  const auth = options.auth;
+  if (!auth.enabled) {
     if (env.AUTH_BACKEND) {
       return row(
         "auth",
@@ -352,52 +351,27 @@ export function authCheck(settings: Settings, env: Environment): CheckRow {
         "bind POLICY_HOST=127.0.0.1, or set AUTH_ENABLED=true behind an authenticating proxy",
       );
   }
-  const backend = settings.AUTH_BACKEND;
-  if (backend === "header") {
-    try {
-      const proxies = parseCidrList(settings.TRUSTED_PROXIES);
-      if (proxies.blocks.length === 0) {
-        return row(
-          "auth",
-          "fail",
-          "header backend with an empty TRUSTED_PROXIES: every request gets 401",
-          "list your proxy's address in TRUSTED_PROXIES",
-        );
-      }
-      return row("auth", "ok", `header backend trusting ${proxies.blocks.join(", ")}`);
-    } catch (error) {
+  switch (auth.backend) {
+    case "header":
+      return row("auth", "ok", `header backend trusting ${auth.trustedProxies.blocks.join(", ")}`);
+    case "webhook":
+      return row("auth", "ok", `webhook backend verifying at ${redact(auth.verifyUrl)}`);
+    case "apikey":
       return row(
         "auth",
-        "fail",
-        `Invalid setting TRUSTED_PROXIES: ${(error as Error).message}`,
-        "use comma-separated CIDRs such as 10.0.0.0/8",
+        "warn",
+        "apikey backend is a placeholder: every authenticated request answers 501",
+        "use header or webhook",
       );
-    }
+    case "module":
+      return row("auth", "ok", `custom backend ${auth.specifier} (not loaded by check-config)`);
   }
-  if (backend === "webhook") {
-    return settings.AUTH_VERIFY_URL
-      ? row("auth", "ok", `webhook backend verifying at ${settings.AUTH_VERIFY_URL}`)
-      : row(
-        "auth",
-        "fail",
-        "webhook backend without AUTH_VERIFY_URL: every request gets 401",
-        "set AUTH_VERIFY_URL",
-      );
-  }
-  if (backend === "apikey") {
-    return row(
-      "auth",
-      "warn",
-      "apikey backend is a placeholder: every authenticated request answers 501",
-      "use header or webhook",
-    );
-  }
-  return row("auth", "ok", `custom backend ${backend} (not loaded by check-config)`);
 }
 
 /** Runs every check and returns the rows in a fixed order. */
 export async function runChecks(env: Environment): Promise<CheckRow[]> {
-  const { row: settingsRow, settings } = settingsCheck(env);
+  const report = tryLoadSettings(env);
+  const settings = report.settings;
   const registry = settings.REGISTRY_PATH ?? DEFAULT_REGISTRY_PATH;
   const [registryFile, registryYaml, database, cache, proposer] = await Promise.all([
     registryFileCheck(registry),
@@ -407,13 +381,13 @@ export async function runChecks(env: Environment): Promise<CheckRow[]> {
     proposerCheck(settings),
   ]);
   return [
-    settingsRow,
+    settingsCheck(report),
     registryPathCheck(settings),
     registryFile,
     registryYaml,
     database,
     cache,
     proposer,
-    authCheck(settings, env),
+    authCheck(report, env),
   ];
 }

@@ -39,6 +39,37 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
     ],
   },
   {
+    title: "HTTP limits (set RATE_LIMIT_PER_MINUTE in org mode; see docs/operations.md)",
+    variables: [
+      {
+        name: "RATE_LIMIT_PER_MINUTE",
+        default: "0",
+        meaning: "requests per caller (identity, else peer address) per minute; 0 = unlimited",
+      },
+      {
+        name: "ALLOWED_ORIGINS",
+        default: "",
+        meaning:
+          "comma-separated origins besides the server's own that may POST (e.g. the public URL behind a proxy)",
+      },
+      {
+        name: "REQUEST_READ_TIMEOUT_MS",
+        default: "30000",
+        meaning: "time a client has to send its request body (408 after)",
+      },
+      {
+        name: "PARSE_YAML_TIMEOUT_MS",
+        default: "5000",
+        meaning: "time budget of one parse-yaml document (422 after)",
+      },
+      {
+        name: "PARSE_YAML_CONCURRENCY",
+        default: "2",
+        meaning: "parse-yaml documents compiled at once (429 beyond)",
+      },
+    ],
+  },
+  {
     title:
       "Registry (compose.yaml fixes REGISTRY_PATH=/registry/registry.yaml, i.e. ./registry here)",
     variables: [

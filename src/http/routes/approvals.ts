@@ -14,6 +14,7 @@ import { parsePackageSpec } from "../../evaluation/package_spec.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
 import { jsonBody, parseOr400 } from "../validate.ts";
+import { isOperator } from "../operator.ts";
 
 /** Approval request routes. */
 export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -26,12 +27,16 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
       throw badRequest(parsed.message, [{ path: parsed.path, message: parsed.message }]);
     }
     const displayName = body.package.trim().split(/[\s=!<>~;\[@(]/)[0] || parsed.request.name;
-    const row = await deps.approvals.request({
-      package: parsed.request.name,
-      displayName,
-      version: parsed.request.version,
-      rationale: body.rationale,
-    }, c.get("context"));
+    const row = await deps.approvals.request(
+      {
+        package: parsed.request.name,
+        displayName,
+        version: parsed.request.version,
+        rationale: body.rationale,
+      },
+      c.get("context"),
+      { mayApply: isOperator(c, deps) },
+    );
     return c.json(
       {
         id: row.id,

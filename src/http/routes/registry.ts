@@ -3,18 +3,18 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { ParseYamlJsonSchema } from "../../api/registry.ts";
-import { compileRegistry } from "../../registry/compile.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
 import { requireOperator } from "../operator.ts";
+import { bodyText } from "../validate.ts";
+import { parseBudget } from "../parse_budget.ts";
+import { DEFAULT_HTTP_OPTIONS } from "../settings.ts";
 
-async function yamlText(
-  c: { req: { header(n: string): string | undefined; text(): Promise<string> } },
-) {
+async function yamlText(c: Context<AppEnv>) {
   const type = c.req.header("content-type") ?? "";
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (!type.includes("json")) return text;
   let body: unknown;
   try {
@@ -34,12 +34,13 @@ async function yamlText(
 /** Registry routes. */
 export function registryRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
+  const compile = parseBudget((deps.http ?? DEFAULT_HTTP_OPTIONS).parseYaml);
 
   routes.get("/registry", (c) => c.json(deps.registry.current().registry));
 
   routes.post("/registry/parse-yaml", async (c) => {
     const text = await yamlText(c);
-    const compiled = await compileRegistry(text, deps.now?.() ?? new Date());
+    const compiled = await compile(text, deps.now?.() ?? new Date());
     if (!compiled.ok) {
       throw new ProblemError(422, "invalid-registry", "the registry document is invalid", {
         ok: false,

@@ -1,0 +1,48 @@
+/**
+ * The one redaction helper for everything policyd logs or returns: the
+ * user-info part of every URL (`https://user:token@host` → `https://***@host`,
+ * so `OSV_API_URL`, `PYPI_URL`, `REDIS_URL`, `DATABASE_URL` and git remotes
+ * never leak their credentials), secret-looking query parameters, and any
+ * further secret values given explicitly (tokens, webhook secrets).
+ *
+ * @module
+ */
+
+const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]+@/gi;
+const SECRET_PARAMS =
+  /([?&](?:access_token|token|api_key|apikey|key|password|secret|client_secret|sig)=)[^&#\s"']+/gi;
+
+/**
+ * Removes credentials from text meant for logs or responses.
+ *
+ * @example
+ * ```ts
+ * redact("GET http://user:pass@osv.internal/v1/query failed"); // "GET http://***@osv.internal/v1/query failed"
+ * redact("token abc123 in output", ["abc123"]); // "token [REDACTED] in output"
+ * ```
+ */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
+  let out = text.replace(USERINFO, "$1***@").replace(SECRET_PARAMS, "$1***");
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join("[REDACTED]");
+  }
+  return out;
+}
+
+/**
+ * Redacts every string inside a JSON-like value (log fields, problem documents).
+ *
+ * @example
+ * ```ts
+ * redactValue({ url: "redis://:pw@cache:6379" }); // { url: "redis://***@cache:6379" }
+ * ```
+ */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return redact(value);
+  if (depth > 8 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (value instanceof Error) return redact(String(value));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = redactValue(v, depth + 1);
+  return out;
+}

@@ -1,0 +1,60 @@
+/**
+ * One deadline for many lookups (a batch): the lookup sources wrapped so
+ * that, once the deadline passes, every lookup still running or not yet
+ * started answers `{status: "unavailable"}` at once. A batch of any size thus
+ * keeps the single-evaluation bound (SPEC §15.10: total lookup time under
+ * 2 × `LOOKUP_TIMEOUT_MS`).
+ *
+ * @module
+ */
+import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
+import type { LicenseSource, VulnerabilitySource } from "./types.ts";
+
+/** Lookup time of a batch: under the single-evaluation bound of 2 × `LOOKUP_TIMEOUT_MS`. */
+export function batchDeadlineMs(lookupTimeoutMs: number): number {
+  return Math.floor(lookupTimeoutMs * 1.75);
+}
+
+/** Starts `work` unless the deadline passed; answers `late()` when it passes first. */
+function race<T>(work: () => Promise<T>, signal: AbortSignal, late: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(late());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => resolve(late());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * Wraps both sources with a shared deadline signal.
+ *
+ * @example
+ * ```ts ignore
+ * const bounded = withDeadline(sources, AbortSignal.timeout(batchDeadlineMs(4000)));
+ * await bounded.vulnerabilities.query("requests", null); // unavailable once the deadline passed
+ * ```
+ */
+export function withDeadline(
+  sources: { vulnerabilities: VulnerabilitySource; licenses: LicenseSource },
+  signal: AbortSignal,
+): { vulnerabilities: VulnerabilitySource; licenses: LicenseSource } {
+  const detail = "the batch's lookup deadline passed before this lookup answered";
+  return {
+    vulnerabilities: {
+      query: (name, version) =>
+        race(
+          () => sources.vulnerabilities.query(name, version),
+          signal,
+          (): VulnerabilityFacts => ({ status: "unavailable", detail }),
+        ),
+    },
+    licenses: {
+      lookup: (name, version) =>
+        race(
+          () => sources.licenses.lookup(name, version),
+          signal,
+          (): LicenseFacts => ({ status: "unavailable", detail }),
+        ),
+    },
+  };
+}
