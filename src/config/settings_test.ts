@@ -1,5 +1,6 @@
-import { equal, match, throws } from "node:assert/strict";
-import { loadSettings, SettingsError } from "./settings.ts";
+import { deepEqual, equal, match, throws } from "node:assert/strict";
+import { httpArea } from "../http/settings.ts";
+import { loadSettings, requireOptions, SettingsError, tryLoadSettings } from "./settings.ts";
 
 Deno.test("loadSettings() applies the defaults of SPEC §4", () => {
   const s = loadSettings({});
@@ -47,4 +48,44 @@ Deno.test("loadSettings() names the variable of an invalid value", async (t) => 
       });
     });
   }
+});
+
+Deno.test("tryLoadSettings() returns every issue at once, with defaults standing in", () => {
+  const report = tryLoadSettings({
+    POLICY_PORT: "eighty",
+    LOG_LEVEL: "loud",
+    REDIS_URL: "localhost:6379",
+    AUTH_ENABLED: "true",
+    AUTH_BACKEND: "webhook",
+  });
+  equal(report.ok, false);
+  deepEqual(report.issues.map((i) => [i.variable, i.area, i.rule ?? false]), [
+    ["POLICY_PORT", "http", false],
+    ["REDIS_URL", "cache", false],
+    ["LOG_LEVEL", "logging", false],
+    ["AUTH_VERIFY_URL", "auth", true],
+  ]);
+  equal(report.settings.POLICY_PORT, 8765);
+  equal(report.options.http.port, 8765);
+  equal(report.options.cache.redisUrl, null);
+});
+
+Deno.test("each area's options are typed from its variables", () => {
+  const { options, ok } = tryLoadSettings({
+    AUTH_ENABLED: "true",
+    TRUSTED_PROXIES: "10.0.0.0/8",
+    RATE_LIMIT_PER_MINUTE: "600",
+    ALLOWED_ORIGINS: "https://policy.example.com, http://localhost:3000",
+  });
+  equal(ok, true);
+  equal(options.auth.enabled && options.auth.backend, "header");
+  equal(options.http.rateLimitPerMinute, 600);
+  deepEqual(options.http.allowedOrigins, ["https://policy.example.com", "http://localhost:3000"]);
+  equal(options.lookups.timeoutMs, 4000);
+  equal(options.registry.path, "./registry/registry.yaml");
+});
+
+Deno.test("requireOptions() raises the area's rule violations as a SettingsError", () => {
+  const settings = loadSettings({ ALLOWED_ORIGINS: "not an origin" });
+  throws(() => requireOptions(httpArea, settings), /Invalid setting ALLOWED_ORIGINS/);
 });
