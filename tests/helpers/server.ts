@@ -80,3 +80,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   };
 }
+
+/** Runs `body` against a fresh test server and closes it afterwards. */
+export async function withTestServer(
+  options: TestServerOptions,
+  body: (server: TestServer) => Promise<void>,
+): Promise<void> {
+  const server = await startTestServer(options);
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}

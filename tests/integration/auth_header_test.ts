@@ -5,21 +5,11 @@
  */
 import { deepStrictEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import { queryDb } from "../helpers/db.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { type TestServer, withTestServer } from "../helpers/server.ts";
 
 const ORG = { AUTH_ENABLED: "true", AUTH_BACKEND: "header" };
 
-async function withServer(
-  options: Parameters<typeof startTestServer>[0],
-  body: (server: TestServer) => Promise<void>,
-) {
-  const server = await startTestServer(options);
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = withTestServer;
 
 async function evaluateAs(server: TestServer, headers: Record<string, string>) {
   const res = await fetch(`${server.url}/api/v1/evaluate?package=requests`, { headers });

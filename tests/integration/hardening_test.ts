@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { auditCount, queryDb } from "../helpers/db.ts";
 import { call, mergedPullRequest, signedDelivery } from "../helpers/approvals.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { type TestServer, withTestServer } from "../helpers/server.ts";
 
 async function expectProblem(res: Response, status: number) {
   assert.equal(res.status, status, `expected ${status}, got ${res.status}`);
@@ -18,17 +18,7 @@ async function expectProblem(res: Response, status: number) {
   return body;
 }
 
-async function withServer(
-  options: Parameters<typeof startTestServer>[0],
-  body: (server: TestServer) => Promise<void>,
-) {
-  const server = await startTestServer(options);
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = withTestServer;
 
 /** Polls an approval request (as an operator) until its proposer outcome is recorded. */
 async function waitForProposal(base: string, id: number): Promise<Record<string, string>> {
