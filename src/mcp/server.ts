@@ -9,10 +9,14 @@
  */
 import { type AuthInfo, createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { MCP_INSTRUCTIONS, MCP_TOOLS, mcpToolConfig } from "../api/mcp.ts";
-import type { CallContext } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import { VERSION } from "../version.ts";
-import { type PolicyToolDeps, runPolicyTool, ToolInputError } from "./tools.ts";
+import {
+  type PolicyToolDeps,
+  runPolicyTool,
+  type ToolCallContext,
+  ToolInputError,
+} from "./tools.ts";
 
 /** A tool result: the structured output, also as JSON text for clients that read only text. */
 function toolResult(output: Record<string, unknown>) {
@@ -33,7 +37,7 @@ function toolError(message: string) {
  */
 export function createPolicyMcpServer(
   deps: PolicyToolDeps & { log: Logger },
-  context: CallContext,
+  context: ToolCallContext,
 ): McpServer {
   const server = new McpServer(
     { name: "policyd", version: VERSION },
@@ -61,7 +65,7 @@ const CONTEXT_KEY = "policyd_context";
 
 /** Serves MCP over Streamable HTTP; each request carries its caller's context. */
 export interface McpHttpEndpoint {
-  fetch(request: Request, context: CallContext): Promise<Response>;
+  fetch(request: Request, context: ToolCallContext): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -73,7 +77,7 @@ export interface McpHttpEndpoint {
 export function createMcpHttpEndpoint(deps: PolicyToolDeps & { log: Logger }): McpHttpEndpoint {
   const handler = createMcpHandler(
     (ctx) => {
-      const context = ctx.authInfo?.extra?.[CONTEXT_KEY] as CallContext | undefined;
+      const context = ctx.authInfo?.extra?.[CONTEXT_KEY] as ToolCallContext | undefined;
       if (!context) throw new Error("MCP request without a call context");
       return createPolicyMcpServer(deps, context);
     },

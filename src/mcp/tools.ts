@@ -25,6 +25,12 @@ import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 /** A tool argument the service cannot use (bad name or version); reported to the agent. */
 export class ToolInputError extends Error {}
 
+/**
+ * The call context of a tool call; `mayApply` is whether the caller may run a
+ * proposer that applies at once (an operator, or anyone in single-user mode).
+ */
+export type ToolCallContext = CallContext & { mayApply?: boolean };
+
 /** What the tools need from the server. */
 export interface PolicyToolDeps {
   evaluations: EvaluationService;
@@ -105,7 +111,7 @@ export async function runPolicyTool(
   deps: PolicyToolDeps,
   name: McpToolName,
   args: Record<string, unknown>,
-  context: CallContext,
+  context: ToolCallContext,
 ): Promise<Record<string, unknown>> {
   switch (name) {
     case "check_package": {
@@ -128,12 +134,16 @@ export async function runPolicyTool(
       const input = args as z.infer<typeof RequestApprovalInputSchema>;
       const request = toRequest(input.package, input.version);
       const displayName = input.package.split(/[\s=!<>~;\[@(]/)[0] || request.name;
-      const row = await deps.approvals.request({
-        package: request.name,
-        displayName,
-        version: request.version,
-        rationale: input.rationale,
-      }, context);
+      const row = await deps.approvals.request(
+        {
+          package: request.name,
+          displayName,
+          version: request.version,
+          rationale: input.rationale,
+        },
+        context,
+        { mayApply: context.mayApply === true },
+      );
       const output: z.infer<typeof RequestApprovalOutputSchema> = {
         id: row.id,
         package: row.package,

@@ -8,6 +8,7 @@
 import { Hono } from "hono";
 import { createMcpHttpEndpoint } from "../../mcp/server.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { isOperator } from "../operator.ts";
 
 /** The MCP route. */
 export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -26,7 +27,11 @@ export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
       headers: c.req.raw.headers,
       body: await c.req.raw.arrayBuffer(),
     });
-    return await endpoint.fetch(request, { ...c.get("context"), source: "mcp" });
+    return await endpoint.fetch(request, {
+      ...c.get("context"),
+      source: "mcp",
+      mayApply: isOperator(c, deps),
+    });
   });
   return routes;
 }
