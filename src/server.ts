@@ -9,8 +9,7 @@ import type { Hono } from "hono";
 import { createAuthenticator } from "./auth/select.ts";
 import { createCache } from "./cache/factory.ts";
 import type { Cache } from "./cache/types.ts";
-import { registryPath, requireOptions, type Settings, SettingsError } from "./config/settings.ts";
-import { httpArea } from "./http/settings.ts";
+import { type Options, optionsOf, type Settings, SettingsError } from "./config/settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
@@ -91,14 +90,20 @@ async function initialSnapshot(path: string, log: Logger, now: Date) {
 export async function buildServer(settings: Settings, options: BuildOptions): Promise<BuiltServer> {
   const log = options.log;
   const now = options.now ?? (() => new Date());
-  // Before anything that needs closing: a bad AUTH_* setting fails the start-up cleanly.
+  // Before anything that needs closing: a setting an area's rules reject fails the start-up cleanly.
+  let typed: Options;
+  try {
+    typed = optionsOf(settings);
+  } catch (error) {
+    throw error instanceof SettingsError ? new StartupError(error.message) : error;
+  }
   const authenticator = await createAuthenticator(settings, log.child({ component: "auth" })).catch(
     (error) => {
       throw error instanceof SettingsError ? new StartupError(error.message) : error;
     },
   );
-  const store = openSqliteStore(settings.POLICY_DB_PATH, { now });
-  const path = registryPath(settings);
+  const store = openSqliteStore(typed.store.dbPath, { now });
+  const path = typed.registry.path;
   let snapshot;
   try {
     snapshot = await initialSnapshot(path, log, now());
@@ -128,17 +133,17 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     licenses: lookups.licenses,
     audit: store.audit,
     now,
-    batchDeadlineMs: batchDeadlineMs(settings.LOOKUP_TIMEOUT_MS),
+    batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
   });
   const background = options.background ?? true;
   const poller = background
-    ? startReloadPoller(registry, settings.REGISTRY_RELOAD_INTERVAL, log)
+    ? startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log)
     : { stop() {} };
   let scanner: ScannerHandle | null = null;
   if (background) {
     try {
       scanner = startScanner({
-        schedule: settings.CVE_SCAN_SCHEDULE,
+        schedule: typed.scanner.schedule,
         log: log.child({ component: "scanner" }),
         runPass: () =>
           runScanPass({
@@ -164,7 +169,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     store,
     log,
     authenticator,
-    operatorGroup: settings.AUTH_ENABLED ? settings.OPERATOR_GROUP : null,
+    operatorGroup: typed.auth.enabled ? typed.auth.operatorGroup : null,
     version: VERSION,
     cacheHealth: () => cache.health(),
     proposerName: () => wired.proposer.name,
@@ -172,14 +177,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     approvals: wired.approvals,
     webhook: wired.webhook,
     scannerState: () =>
-      scanner?.status() ?? { enabled: false, schedule: settings.CVE_SCAN_SCHEDULE, running: false },
+      scanner?.status() ?? { enabled: false, schedule: typed.scanner.schedule, running: false },
     upstreams: lookups.upstreams ? () => lookups.upstreams!.snapshot() : undefined,
-    healthExtras: () => ({ auth: { enabled: settings.AUTH_ENABLED, backend: authenticator.name } }),
+    healthExtras: () => ({ auth: { enabled: typed.auth.enabled, backend: authenticator.name } }),
     startedAt: now().getTime(),
     now,
     requestIds: options.requestIds,
     accessLog: options.accessLog,
-    http: requireOptions(httpArea, settings),
+    http: typed.http,
   };
   const app = createApp(deps);
   return {
@@ -212,8 +217,8 @@ export async function startServer(
   options: BuildOptions & { hostname?: string; port?: number; onListen?: (url: string) => void },
 ): Promise<RunningServer> {
   const built = await buildServer(settings, options);
-  const hostname = options.hostname ?? settings.POLICY_HOST;
-  const port = options.port ?? settings.POLICY_PORT;
+  const hostname = options.hostname ?? built.deps.http?.host ?? settings.POLICY_HOST;
+  const port = options.port ?? built.deps.http?.port ?? settings.POLICY_PORT;
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve(

@@ -114,6 +114,33 @@ export function requireOptions<O>(area: SettingsArea<any, O>, settings: Settings
 }
 
 /**
+ * The typed options of every area, for the composition root; throws a
+ * {@link SettingsError} naming each variable an area's rules reject.
+ *
+ * @example
+ * ```ts
+ * optionsOf(loadSettings({ POLICY_DB_PATH: "/data/policyd.db" })).store.dbPath; // "/data/policyd.db"
+ * ```
+ */
+export function optionsOf(settings: Settings): Options {
+  const issues: SettingsIssue[] = [];
+  const options = collectOptions(settings, issues);
+  if (issues.length > 0) throw new SettingsError(issues);
+  return options;
+}
+
+function collectOptions(settings: Settings, issues: SettingsIssue[]): Options {
+  return Object.fromEntries(
+    Object.entries(AREAS).map((
+      [key, area],
+    ) => [
+      key,
+      areaOptions<unknown>(area as SettingsArea<z.ZodRawShape, unknown>, settings, issues),
+    ]),
+  ) as unknown as Options;
+}
+
+/**
  * Parses every variable on its own and runs every area's rules, so one bad
  * value never hides another. Empty strings count as unset.
  *
