@@ -167,14 +167,7 @@ export function tryLoadSettings(env: Environment): SettingsReport {
     values[variable] = (schema as z.ZodType).safeParse(undefined).data;
   }
   const settings = values as Settings;
-  const options = Object.fromEntries(
-    Object.entries(AREAS).map((
-      [key, area],
-    ) => [
-      key,
-      areaOptions<unknown>(area as SettingsArea<z.ZodRawShape, unknown>, settings, issues),
-    ]),
-  ) as unknown as Options;
+  const options = collectOptions(settings, issues);
   return { ok: issues.length === 0, settings, options, issues };
 }
 
