@@ -108,7 +108,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       });
       c.set("identity", identity);
     }
-    const project = c.req.query("project")?.trim() || header(c, "x-policy-project") || "default";
+    // Not truncated like the other headers: an over-long project name is refused, never cut.
+    const project = c.req.query("project")?.trim() || c.req.header("x-policy-project")?.trim() ||
+      "default";
     // `*` (every project) only where a route reads across projects; never on writes.
     const readsAll = project === "*" && c.req.method === "GET" && !WRITING_GETS.has(c.req.path);
     if (!readsAll && !PROJECT_PATTERN.test(project)) {

@@ -5,6 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { auditCount, queryDb } from "../helpers/db.ts";
 import { call, mergedPullRequest, signedDelivery } from "../helpers/approvals.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
@@ -70,6 +71,28 @@ Deno.test("org mode: a non-operator's approval request is queued, never applied 
     });
     assert.equal((await waitForProposal(server.url, operator.body.id)).proposal_status, "applied");
     assert.ok((await registryNames(server)).includes("right-pad"));
+  });
+});
+
+Deno.test("org mode: a non-operator's MCP request_approval is queued too", async () => {
+  await withServer({ env: { AUTH_ENABLED: "true", AUTH_BACKEND: "header" } }, async (server) => {
+    const client = new Client({ name: "hardening-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { "x-forwarded-user": "mallory", "x-forwarded-groups": "devs" } },
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: "request_approval",
+        arguments: { package: "left-pad", rationale: "I want it" },
+      });
+      const id = (result.structuredContent as { id: number }).id;
+      assert.equal((await waitForProposal(server.url, id)).proposal_status, "queued");
+      assert.ok(!(await registryNames(server)).includes("left-pad"));
+    } finally {
+      await client.close();
+    }
   });
 });
 
@@ -452,6 +475,12 @@ Deno.test("project names: `*` and bad names are refused on writes and evaluation
           400,
         );
       }
+    });
+    await t.step("an over-long X-Policy-Project header is refused, not cut", async () => {
+      const res = await fetch(`${api}/evaluate?package=requests`, {
+        headers: { "x-policy-project": "p".repeat(250) },
+      });
+      await expectProblem(res, 400);
     });
     await t.step("reads across projects take *", async () => {
       const res = await fetch(`${api}/approval-requests?project=*`);
