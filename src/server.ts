@@ -82,6 +82,8 @@ async function initialSnapshot(path: string, log: Logger, now: Date) {
  *
  * @example
  * ```ts
+ * import { loadSettings } from "./config/settings.ts";
+ * import { silentLogger as log } from "./log/logger.ts";
  * const built = await buildServer(loadSettings(Deno.env.toObject()), { log });
  * const res = await built.app.request("/api/v1/health");
  * await built.close();

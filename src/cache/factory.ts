@@ -29,6 +29,8 @@ export function cacheKind(settings: Pick<Settings, "REDIS_URL">): "memory" | "no
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
  * const cache = createCache(loadSettings({ REDIS_URL: "none" }), log);
  * cache.health(); // "disabled"
  * ```

@@ -27,6 +27,7 @@ export interface RedisCacheOptions {
  *
  * @example
  * ```ts
+ * import { silentLogger as log } from "../log/logger.ts";
  * const cache = createRedisCache("redis://127.0.0.1:6379", log);
  * await cache.set("k", { a: 1 }, 60);
  * await cache.get("k"); // { a: 1 }, or undefined while Redis is down

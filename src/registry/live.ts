@@ -50,7 +50,10 @@ export interface LiveRegistry {
  *
  * @example
  * ```ts
- * const live = createLiveRegistry({ path: "registry.yaml", initial: await emptySnapshot(), log: silentLogger });
+ * import { silentLogger } from "../log/logger.ts";
+ * import { emptySnapshot } from "./compile.ts";
+ * const initial = await emptySnapshot();
+ * const live = createLiveRegistry({ path: "registry.yaml", initial, log: silentLogger });
  * await live.reload();
  * ```
  */

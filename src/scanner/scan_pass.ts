@@ -92,7 +92,19 @@ function alertRow(
  *
  * @example
  * ```ts
- * const rows = await runScanPass({ settings, registry: live.current().registry, licenses, cache, audit: store.audit, log });
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import { createMemoryCache } from "../cache/memory.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * import type { LicenseSource } from "../lookups/types.ts";
+ * import type { AuditStore } from "../store/types.ts";
+ * declare const live: LiveRegistry;
+ * declare const licenses: LicenseSource;
+ * declare const audit: AuditStore;
+ * const settings = loadSettings({});
+ * const cache = createMemoryCache();
+ * const registry = live.current().registry;
+ * const rows = await runScanPass({ settings, registry, licenses, cache, audit, log });
  * ```
  */
 export async function runScanPass(deps: ScanPassDeps): Promise<number> {

@@ -64,7 +64,10 @@ function denoCron(): CronRegistrar {
  *
  * @example
  * ```ts
- * const scanner = startScanner({ schedule: settings.CVE_SCAN_SCHEDULE, runPass: () => runScanPass(deps()), log });
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import { runScanPass, type ScanPassDeps } from "./scan_pass.ts";
+ * declare const deps: ScanPassDeps;
+ * const scanner = startScanner({ schedule: "0 3 * * *", runPass: () => runScanPass(deps), log });
  * // on shutdown:
  * await scanner.stop();
  * ```
