@@ -29,7 +29,9 @@ function authoredRule(rule: PackageRule): Record<string, string> {
  *
  * @example
  * ```ts
- * const r = exportRegistryYaml(live, ['{"name":"six","status":"approved"}'], new Date());
+ * import { emptySnapshot } from "../src/registry/compile.ts";
+ * const { registry } = await emptySnapshot();
+ * const r = exportRegistryYaml(registry, ['{"name":"six","status":"approved"}'], new Date());
  * if (r.ok) await Deno.writeTextFile("registry.yaml", r.yaml);
  * ```
  */

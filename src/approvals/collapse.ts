@@ -29,6 +29,9 @@ const newer = (a: ApprovalRequest, b: ApprovalRequest) =>
  *
  * @example
  * ```ts
+ * import type { ApprovalRequest } from "../store/types.ts";
+ * declare const a: ApprovalRequest; // left-pad, PENDING_REVIEW
+ * declare const b: ApprovalRequest; // left-pad, PENDING_REVIEW, another project
  * collapseRequests([a, b]).map((r) => [r.package, r.count]); // [["left-pad", 2]]
  * ```
  */

@@ -101,6 +101,11 @@ function requestedRows(requests: readonly ApprovalRequest[]): Map<string, Pendin
  *
  * @example
  * ```ts
+ * import type { RegistrySnapshot } from "../core/types.ts";
+ * import type { ApprovalRequest, AuditGroup } from "../store/types.ts";
+ * declare const requests: ApprovalRequest[];
+ * declare const groups: AuditGroup[];
+ * declare const live: RegistrySnapshot;
  * buildPendingQueue(requests, groups, (name) => live.byName.has(name));
  * ```
  */

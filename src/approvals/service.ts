@@ -98,8 +98,18 @@ function isResult(value: unknown): value is ProposalResult {
  *
  * @example
  * ```ts
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { CallContext } from "../evaluation/service.ts";
+ * import type { Proposer } from "../proposers/types.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * import type { Store } from "../store/types.ts";
+ * declare const store: Store;
+ * declare const live: LiveRegistry;
+ * declare const proposer: Proposer;
+ * declare const context: CallContext;
  * const approvals = createApprovalService({ store, registry: live, proposer, log });
- * const row = await approvals.request({ package: "left-pad", displayName: "left_pad", version: null, rationale: "…" }, context, { mayApply: true });
+ * const input = { package: "left-pad", displayName: "left_pad", version: null, rationale: "…" };
+ * const row = await approvals.request(input, context, { mayApply: true });
  * ```
  */
 export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {

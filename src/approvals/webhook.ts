@@ -111,7 +111,20 @@ interface PullRequestPayload {
  *
  * @example
  * ```ts
- * const webhook = createWebhookHandler({ secret, proposer, registryPath, reload: () => live.reload(), log });
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { Proposer } from "../proposers/types.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * declare const proposer: Proposer;
+ * declare const live: LiveRegistry;
+ * declare const request: Request; // a merged pull_request delivery
+ * const body = new Uint8Array(await request.arrayBuffer());
+ * const webhook = createWebhookHandler({
+ *   secret: "It's a Secret to Everybody",
+ *   proposer,
+ *   registryPath: "registry/registry.yaml",
+ *   reload: () => live.reload(),
+ *   log,
+ * });
  * (await webhook.handle(request.headers, body)).kind; // "reloaded"
  * ```
  */

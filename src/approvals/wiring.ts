@@ -28,6 +28,13 @@ export interface Approvals {
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import type { LiveRegistry } from "../registry/live.ts";
+ * import type { Store } from "../store/types.ts";
+ * declare const registry: LiveRegistry;
+ * declare const store: Store;
+ * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
  * const wired = await wireApprovals(settings, { log, registry, store });
  * wired.proposer.name; // "local_file"
  * ```

@@ -17,7 +17,9 @@ const MESSAGE =
  *
  * @example
  * ```ts
+ * import { silentLogger as log } from "../log/logger.ts";
  * const auth = createApiKeyAuthenticator(log);
+ * const request = { headers: new Headers({ "x-api-key": "k3y" }), remoteAddress: null };
  * await auth.authenticate(request); // rejects with AuthNotImplementedError (→ 501)
  * ```
  */

@@ -34,6 +34,8 @@ function field(headers: Headers, name: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { silentLogger as log } from "../log/logger.ts";
+ * import { parseCidrList } from "./cidr.ts";
  * const auth = createHeaderAuthenticator({ trustedProxies: parseCidrList("127.0.0.1/32"), log });
  * const who = await auth.authenticate({
  *   headers: new Headers({ "x-forwarded-user": "alice", "x-forwarded-groups": "devs, policy-admins" }),

@@ -22,6 +22,8 @@ import { createWebhookAuthenticator } from "./webhook.ts";
  *
  * @example
  * ```ts
+ * import { loadSettings } from "../config/settings.ts";
+ * import { silentLogger as log } from "../log/logger.ts";
  * const auth = await createAuthenticator(loadSettings({ AUTH_ENABLED: "true" }), log);
  * auth.name; // "header"
  * ```

@@ -62,6 +62,7 @@ function describeUrl(url: string): string {
  *
  * @example
  * ```ts
+ * import { silentLogger as log } from "../log/logger.ts";
  * const auth = createWebhookAuthenticator({ verifyUrl: "https://auth.example/verify", log });
  * await auth.authenticate({ headers: new Headers({ authorization: "Bearer t0ken" }), remoteAddress: null });
  * ```

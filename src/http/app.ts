@@ -49,6 +49,8 @@ function header(c: { req: { header(name: string): string | undefined } }, name: 
  *
  * @example
  * ```ts
+ * import type { AppDeps } from "./deps.ts";
+ * declare const deps: AppDeps; // see buildServer in src/server.ts
  * const app = createApp(deps);
  * const res = await app.request("/api/v1/health");
  * ```

@@ -143,8 +143,10 @@ const AUDIT_INSERT = `INSERT INTO audit_log (ts, package, version, license, verd
  *
  * @example
  * ```ts
+ * import type { NewAuditRow } from "./types.ts";
+ * declare const row: NewAuditRow;
  * const store = openSqliteStore(":memory:");
- * await store.audit.insert({ ...row });
+ * await store.audit.insert(row);
  * await store.close();
  * ```
  */
