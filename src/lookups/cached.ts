@@ -50,22 +50,37 @@ export function osvRecordKey(id: string, modified: string): string {
   return `policyd:${KEY_VERSION}:osv:vuln:${id}@${modified}`;
 }
 
+/** A lookup by package name and optional version, as both sources offer. */
+type Lookup<Facts> = (name: string, version: string | null) => Promise<Facts>;
+
+/**
+ * Wraps `lookup` with the cache under the key `keyOf` gives: a hit answers
+ * marked `cached: true`; only `ok` answers are stored, so an unavailable
+ * upstream is asked again next time.
+ */
+function cachedLookup<Facts extends VulnerabilityFacts | LicenseFacts>(
+  lookup: Lookup<Facts>,
+  keyOf: (name: string, version: string | null) => string,
+  cache: Cache,
+  ttlSeconds: number,
+): Lookup<Facts> {
+  return async (name, version) => {
+    const key = keyOf(name, version);
+    const hit = await cache.get<Facts>(key);
+    if (hit !== undefined && hit.status === "ok") return { ...hit, cached: true };
+    const facts = await lookup(name, version);
+    if (facts.status === "ok") await cache.set(key, { ...facts, cached: undefined }, ttlSeconds);
+    return facts;
+  };
+}
+
 /** Wraps a vulnerability source with the cache. */
 export function withVulnerabilityCache(
   source: VulnerabilitySource,
   cache: Cache,
   ttlSeconds: number,
 ): VulnerabilitySource {
-  return {
-    async query(name, version) {
-      const key = osvQueryKey(name, version);
-      const hit = await cache.get<VulnerabilityFacts>(key);
-      if (hit !== undefined && hit.status === "ok") return { ...hit, cached: true };
-      const facts = await source.query(name, version);
-      if (facts.status === "ok") await cache.set(key, { ...facts, cached: undefined }, ttlSeconds);
-      return facts;
-    },
-  };
+  return { query: cachedLookup((n, v) => source.query(n, v), osvQueryKey, cache, ttlSeconds) };
 }
 
 /** Wraps a license source with the cache. */
@@ -74,16 +89,7 @@ export function withLicenseCache(
   cache: Cache,
   ttlSeconds: number,
 ): LicenseSource {
-  return {
-    async lookup(name, version) {
-      const key = pypiLicenseKey(name, version);
-      const hit = await cache.get<LicenseFacts>(key);
-      if (hit !== undefined && hit.status === "ok") return { ...hit, cached: true };
-      const facts = await source.lookup(name, version);
-      if (facts.status === "ok") await cache.set(key, { ...facts, cached: undefined }, ttlSeconds);
-      return facts;
-    },
-  };
+  return { lookup: cachedLookup((n, v) => source.lookup(n, v), pypiLicenseKey, cache, ttlSeconds) };
 }
 
 /** The two upstream sources the evaluation service needs. */

@@ -1,9 +1,23 @@
 import { equal, notEqual, ok } from "node:assert/strict";
-import { createLookupSources, osvQueryKey, pypiLicenseKey } from "./cached.ts";
+import { createLookupSources, type LookupSources, osvQueryKey, pypiLicenseKey } from "./cached.ts";
 import { createMemoryCache } from "../cache/memory.ts";
-import { loadSettings } from "../config/settings.ts";
+import { type Environment, loadSettings } from "../config/settings.ts";
 import { silentLogger } from "../log/logger.ts";
-import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+import { type FakeUpstream, startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+
+/** Runs `check` with cached lookup sources (memory cache) reading a fresh fake upstream. */
+async function withCachedSources(
+  check: (sources: LookupSources, upstream: FakeUpstream) => Promise<void>,
+  env: Environment = {},
+): Promise<void> {
+  const upstream = await startFakeUpstream();
+  try {
+    const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url, ...env });
+    await check(createLookupSources(settings, createMemoryCache(), silentLogger), upstream);
+  } finally {
+    await upstream.close();
+  }
+}
 
 Deno.test("cache keys distinguish version-less from versioned queries", () => {
   equal(osvQueryKey("Requests", null), "policyd:v2:osv:query:requests");
@@ -13,15 +27,8 @@ Deno.test("cache keys distinguish version-less from versioned queries", () => {
   notEqual(pypiLicenseKey("requests", null), osvQueryKey("requests", null));
 });
 
-Deno.test("cached lookups reach upstream once per key within the TTL", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url });
-    const { vulnerabilities, licenses } = createLookupSources(
-      settings,
-      createMemoryCache(),
-      silentLogger,
-    );
+Deno.test("cached lookups reach upstream once per key within the TTL", () =>
+  withCachedSources(async ({ vulnerabilities, licenses }, upstream) => {
     const first = await vulnerabilities.query("requests", null);
     const again = await vulnerabilities.query("Requests", null);
     ok(first.status === "ok" && again.status === "ok");
@@ -40,20 +47,10 @@ Deno.test("cached lookups reach upstream once per key within the TTL", async () 
     await licenses.lookup("requests", "2.18.0");
     equal(upstream.calls["pypi.project"], 2); // one of its own + one for the versioned lookup
     equal(upstream.calls["pypi.release"], 1);
-  } finally {
-    await upstream.close();
-  }
-});
+  }));
 
-Deno.test("unavailable answers are not cached", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url });
-    const { vulnerabilities, licenses } = createLookupSources(
-      settings,
-      createMemoryCache(),
-      silentLogger,
-    );
+Deno.test("unavailable answers are not cached", () =>
+  withCachedSources(async ({ vulnerabilities, licenses }, upstream) => {
     upstream.osv.mode = "error500";
     upstream.pypi.mode = "error500";
     equal((await vulnerabilities.query("requests", null)).status, "unavailable");
@@ -64,24 +61,11 @@ Deno.test("unavailable answers are not cached", async () => {
     equal((await licenses.lookup("requests", null)).status, "ok");
     equal(upstream.calls["osv.query"], 2);
     equal(upstream.calls["pypi.project"], 2);
-  } finally {
-    await upstream.close();
-  }
-});
+  }));
 
-Deno.test("CACHE_TTL_SECONDS=0 caches nothing", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const settings = loadSettings({
-      OSV_API_URL: upstream.url,
-      PYPI_URL: upstream.url,
-      CACHE_TTL_SECONDS: "0",
-    });
-    const { vulnerabilities } = createLookupSources(settings, createMemoryCache(), silentLogger);
+Deno.test("CACHE_TTL_SECONDS=0 caches nothing", () =>
+  withCachedSources(async ({ vulnerabilities }, upstream) => {
     await vulnerabilities.query("requests", null);
     await vulnerabilities.query("requests", null);
     equal(upstream.calls["osv.query"], 2);
-  } finally {
-    await upstream.close();
-  }
-});
+  }, { CACHE_TTL_SECONDS: "0" }));

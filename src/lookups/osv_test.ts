@@ -2,10 +2,11 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createOsvSource } from "./osv.ts";
 import { osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
 import { loadSettings } from "../config/settings.ts";
-import { createLogger, silentLogger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
 import type { Vulnerability } from "../core/types.ts";
 import { isAffected } from "../core/affected.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+import { forEachUpstreamFault } from "../../tests/helpers/upstream_faults.ts";
 
 function settingsFor(url: string, timeoutMs = 2000) {
   return loadSettings({ OSV_API_URL: url, LOOKUP_TIMEOUT_MS: String(timeoutMs) });
@@ -142,31 +143,18 @@ Deno.test("a record answered alone is reported by its own id, never by a non-CVE
   );
 });
 
-Deno.test("OSV failures yield unavailable within the time-out and log a warning", async (t) => {
-  const upstream = await startFakeUpstream();
+Deno.test("OSV failures yield unavailable within the time-out and log a warning", (t) => {
   const timeoutMs = 400;
-  try {
-    for (const mode of ["error500", "hang", "malformed"] as const) {
-      await t.step(mode, async () => {
-        const lines: string[] = [];
-        const osv = createOsvSource(
-          settingsFor(upstream.url, timeoutMs),
-          createLogger("info", (l) => lines.push(l)),
-        );
-        upstream.osv.mode = mode;
-        const started = performance.now();
-        const facts = await osv.query("requests", null);
-        const elapsed = performance.now() - started;
-        equal(facts.status, "unavailable");
-        ok(elapsed < timeoutMs + 500, `took ${elapsed} ms`);
-        const warn = lines.map((l) => JSON.parse(l)).find((l) => l.level === "warn");
-        ok(warn && warn.package === "requests" && typeof warn.detail === "string");
-      });
-    }
-  } finally {
-    upstream.osv.mode = "ok";
-    await upstream.close();
-  }
+  return forEachUpstreamFault(t, "osv", async ({ url, log, lines }) => {
+    const osv = createOsvSource(settingsFor(url, timeoutMs), log);
+    const started = performance.now();
+    const facts = await osv.query("requests", null);
+    const elapsed = performance.now() - started;
+    equal(facts.status, "unavailable");
+    ok(elapsed < timeoutMs + 500, `took ${elapsed} ms`);
+    const warn = lines.map((l) => JSON.parse(l)).find((l) => l.level === "warn");
+    ok(warn && warn.package === "requests" && typeof warn.detail === "string");
+  });
 });
 
 Deno.test("one deadline covers every page: a slow paginated answer is unavailable in time", async () => {

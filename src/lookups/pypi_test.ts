@@ -1,8 +1,9 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createPypiSource, releaseUploadTime } from "./pypi.ts";
 import { loadSettings } from "../config/settings.ts";
-import { createLogger, silentLogger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+import { forEachUpstreamFault } from "../../tests/helpers/upstream_faults.ts";
 
 const MIT = "License :: OSI Approved :: MIT License";
 const BSD = "License :: OSI Approved :: BSD License";
@@ -197,34 +198,19 @@ Deno.test("a package PyPI does not know is UNKNOWN with license_raw null", async
   }
 });
 
-Deno.test("PyPI failures yield unavailable within the time-out and log a warning", async (t) => {
-  const upstream = await startFakeUpstream();
+Deno.test("PyPI failures yield unavailable within the time-out and log a warning", (t) => {
   const timeoutMs = 400;
-  try {
-    for (const mode of ["error500", "hang", "malformed"] as const) {
-      await t.step(mode, async () => {
-        const lines: string[] = [];
-        const pypi = createPypiSource(
-          settingsFor(upstream.url, timeoutMs),
-          createLogger("info", (l) => lines.push(l)),
-        );
-        upstream.pypi.mode = mode;
-        for (const version of [null, "2.18.0"]) {
-          const started = performance.now();
-          const facts = await pypi.lookup("requests", version);
-          const elapsed = performance.now() - started;
-          equal(facts.status, "unavailable");
-          ok(elapsed < timeoutMs + 500, `took ${elapsed} ms`);
-        }
-        ok(
-          lines.some((l) => JSON.parse(l).level === "warn" && JSON.parse(l).package === "requests"),
-        );
-      });
+  return forEachUpstreamFault(t, "pypi", async ({ url, log, lines }) => {
+    const pypi = createPypiSource(settingsFor(url, timeoutMs), log);
+    for (const version of [null, "2.18.0"]) {
+      const started = performance.now();
+      const facts = await pypi.lookup("requests", version);
+      const elapsed = performance.now() - started;
+      equal(facts.status, "unavailable");
+      ok(elapsed < timeoutMs + 500, `took ${elapsed} ms`);
     }
-  } finally {
-    upstream.pypi.mode = "ok";
-    await upstream.close();
-  }
+    ok(lines.some((l) => JSON.parse(l).level === "warn" && JSON.parse(l).package === "requests"));
+  });
 });
 
 Deno.test("releaseUploadTime() takes the earliest file of a real release", async () => {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { MCP_TOOLS } from "../api/mcp.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { queryDb } from "../../tests/helpers/db.ts";
-import { startTestServer } from "../../tests/helpers/server.ts";
+import { startTestServer, type TestServer } from "../../tests/helpers/server.ts";
 
 type Structured = Record<string, unknown>;
 
@@ -24,13 +24,26 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
   return client;
 }
 
-Deno.test("POST /mcp: check_package answers pycrypto DENIED with the replacement cryptography, audited as mcp", async () => {
+/** Runs `use` with an MCP client connected to a fresh test server; closes both afterwards. */
+async function withMcpClient(
+  use: (client: Client, server: TestServer) => Promise<void>,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const server = await startTestServer();
-  const client = await connect(server.url, {
-    "x-policy-project": "demo",
-    "x-policy-agent-model": "claude-test",
-  });
   try {
+    const client = await connect(server.url, headers);
+    try {
+      await use(client, server);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+Deno.test("POST /mcp: check_package answers pycrypto DENIED with the replacement cryptography, audited as mcp", () =>
+  withMcpClient(async (client, server) => {
     const tools = await client.listTools();
     assert.deepEqual(tools.tools.map((t) => t.name), MCP_TOOLS.map((tool) => tool.name));
     for (const tool of tools.tools) assert.match(tool.description ?? "", /^Call this/);
@@ -57,16 +70,10 @@ Deno.test("POST /mcp: check_package answers pycrypto DENIED with the replacement
       project: "demo",
       agent_model: "claude-test",
     }]);
-  } finally {
-    await client.close();
-    await server.close();
-  }
-});
+  }, { "x-policy-project": "demo", "x-policy-agent-model": "claude-test" }));
 
-Deno.test("POST /mcp: check_packages, request_approval and explain_policy", async () => {
-  const server = await startTestServer();
-  const client = await connect(server.url);
-  try {
+Deno.test("POST /mcp: check_packages, request_approval and explain_policy", () =>
+  withMcpClient(async (client, server) => {
     const batch = await client.callTool({
       name: "check_packages",
       arguments: { packages: [{ package: "requests" }, { package: "pycrypto", version: "2.6.1" }] },
@@ -116,16 +123,10 @@ Deno.test("POST /mcp: check_packages, request_approval and explain_policy", asyn
       policy.summary,
       /pycrypto is banned in the registry: DENIED.*Use cryptography instead/,
     );
-  } finally {
-    await client.close();
-    await server.close();
-  }
-});
+  }));
 
-Deno.test("POST /mcp: invalid arguments are tool errors the agent can read, never a crash", async () => {
-  const server = await startTestServer();
-  const client = await connect(server.url);
-  try {
+Deno.test("POST /mcp: invalid arguments are tool errors the agent can read, never a crash", () =>
+  withMcpClient(async (client, server) => {
     const badName = await client.callTool({
       name: "check_package",
       arguments: { package: "not a name!" },
@@ -148,11 +149,7 @@ Deno.test("POST /mcp: invalid arguments are tool errors the agent can read, neve
     });
     assert.ok(garbage.status >= 400 && garbage.status < 500, `status ${garbage.status}`);
     await garbage.body?.cancel();
-  } finally {
-    await client.close();
-    await server.close();
-  }
-});
+  }));
 
 Deno.test("POST /mcp needs the same authentication as the API; the identity is the audited requester", async () => {
   const server = await startTestServer({

@@ -173,6 +173,19 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     sha: { commit_sha?: string },
   ): Promise<ProposalResult> {
     const pending = "the rule goes live only after the pull request is merged (merge webhook)";
+    /** The outcome for this branch and commit; `url` is the pull request's. */
+    const outcome = (
+      status: ProposalResult["status"],
+      detail: string,
+      url?: string,
+    ): ProposalResult => ({
+      backend: "github",
+      status,
+      ...(url === undefined ? {} : { url }),
+      branch,
+      ...sha,
+      detail,
+    });
     let open;
     try {
       open = await octokit.rest.pulls.list({
@@ -182,13 +195,7 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
         ...apiRequest(),
       });
     } catch (error) {
-      return {
-        backend: "github",
-        status: "failed",
-        branch,
-        ...sha,
-        detail: apiError("pulls.list", error, secrets),
-      };
+      return outcome("failed", apiError("pulls.list", error, secrets));
     }
     const existing = open.data[0];
     if (existing) {
@@ -200,23 +207,11 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
           ...apiRequest(),
         });
       } catch (error) {
-        return {
-          backend: "github",
-          status: "failed",
-          branch,
-          url: existing.html_url,
-          ...sha,
-          detail: apiError("issues.createComment", error, secrets),
-        };
+        const detail = apiError("issues.createComment", error, secrets);
+        return outcome("failed", detail, existing.html_url);
       }
-      return {
-        backend: "github",
-        status: "amended",
-        url: existing.html_url,
-        branch,
-        ...sha,
-        detail: `commented on open pull request #${existing.number}; ${pending}`,
-      };
+      const detail = `commented on open pull request #${existing.number}; ${pending}`;
+      return outcome("amended", detail, existing.html_url);
     }
     try {
       const created = await octokit.rest.pulls.create({
@@ -227,22 +222,11 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
         body: proposalBody(rule, context),
         ...apiRequest(),
       });
-      return {
-        backend: "github",
-        status: "opened",
-        url: created.data.html_url,
-        branch,
-        ...sha,
-        detail: `opened pull request #${created.data.number}; ${pending}`,
-      };
+      const detail = `opened pull request #${created.data.number}; ${pending}`;
+      return outcome("opened", detail, created.data.html_url);
     } catch (error) {
-      return {
-        backend: "github",
-        status: "failed",
-        branch,
-        ...sha,
-        detail: `${apiError("pulls.create", error, secrets)}; branch ${branch} was pushed`,
-      };
+      const detail = `${apiError("pulls.create", error, secrets)}; branch ${branch} was pushed`;
+      return outcome("failed", detail);
     }
   }
 

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { loadSettings } from "../config/settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import { emptySnapshot } from "../registry/compile.ts";
-import { createLiveRegistry } from "../registry/live.ts";
+import { createLiveRegistry, type LiveRegistry } from "../registry/live.ts";
 import { git, initWorkTree } from "../../tests/helpers/git_fixture.ts";
 import { createLocalFileProposer } from "./local_file.ts";
 import { createLocalGitProposer } from "./local_git.ts";
 import { detectProposer } from "./select.ts";
-import type { ProposalContext } from "./types.ts";
+import type { ProposalContext, Proposer } from "./types.ts";
 
 const context: ProposalContext = {
   source: "operator",
@@ -28,12 +28,32 @@ async function setup(registryPath: string) {
   return { live, deps: { settings, log: silentLogger, reload: () => live.reload() } };
 }
 
-Deno.test("local_file writes the rule, reloads and reports applied", async () => {
+/** What a local_file test gets: its folder, the registry path, the live registry, the proposer. */
+interface LocalFileFixture {
+  dir: string;
+  path: string;
+  live: LiveRegistry;
+  proposer: Proposer;
+}
+
+/** Runs `use` with a local_file proposer on `registry.yaml` in a fresh folder, removed afterwards. */
+async function withLocalFileProposer(
+  use: (fixture: LocalFileFixture) => Promise<void>,
+  registryText?: string,
+): Promise<void> {
   const dir = await Deno.makeTempDir();
   try {
     const path = join(dir, "registry.yaml");
+    if (registryText !== undefined) await Deno.writeTextFile(path, registryText);
     const { live, deps } = await setup(path);
-    const proposer = createLocalFileProposer(deps);
+    await use({ dir, path, live, proposer: createLocalFileProposer(deps) });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("local_file writes the rule, reloads and reports applied", () =>
+  withLocalFileProposer(async ({ path, live, proposer }) => {
     const result = await proposer.propose({ name: "Left_Pad", status: "approved" }, context);
     assert.equal(result.status, "applied", result.detail);
     assert.equal(live.current().byName.get("left-pad")?.status, "approved");
@@ -41,19 +61,11 @@ Deno.test("local_file writes the rule, reloads and reports applied", async () =>
     const again = await proposer.propose({ name: "left-pad", status: "approved" }, context);
     assert.equal(again.status, "applied");
     assert.match(again.detail, /already has this rule/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("local_file leaves the registry byte-identical when validation fails", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const path = join(dir, "registry.yaml");
-    const original = "# keep me exactly\npackages:\n  - name: requests\n    status: preferred\n";
-    await Deno.writeTextFile(path, original);
-    const { deps } = await setup(path);
-    const proposer = createLocalFileProposer(deps);
+Deno.test("local_file leaves the registry byte-identical when validation fails", () => {
+  const original = "# keep me exactly\npackages:\n  - name: requests\n    status: preferred\n";
+  return withLocalFileProposer(async ({ dir, path, proposer }) => {
     const before = await Deno.readFile(path);
     const bad = await proposer.propose({
       name: "pyyaml",
@@ -70,17 +82,11 @@ Deno.test("local_file leaves the registry byte-identical when validation fails",
     assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), [
       "registry.yaml",
     ]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  }, original);
 });
 
-Deno.test("local_file serialises concurrent proposals so no update is lost", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const path = join(dir, "registry.yaml");
-    const { live, deps } = await setup(path);
-    const proposer = createLocalFileProposer(deps);
+Deno.test("local_file serialises concurrent proposals so no update is lost", () =>
+  withLocalFileProposer(async ({ path, live, proposer }) => {
     const names = Array.from({ length: 25 }, (_, i) => `pkg-${i}`);
     const results = await Promise.all(
       names.map((name) => proposer.propose({ name, status: "approved" }, context)),
@@ -89,10 +95,7 @@ Deno.test("local_file serialises concurrent proposals so no update is lost", asy
     const text = await Deno.readTextFile(path);
     for (const name of names) assert.match(text, new RegExp(`name: ${name}\\n`));
     assert.equal(live.current().registry.packages.length, names.length);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("local_git commits once per write as the bot and is auto-detected in a work tree", async () => {
   const dir = await Deno.makeTempDir();
