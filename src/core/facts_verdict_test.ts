@@ -60,28 +60,19 @@ Deno.test("factsVerdict() reports each lookup's status and fetch time", async ()
 
 Deno.test("factsVerdict() applies on_missing_data when a needed lookup is unavailable", async (t) => {
   const facts: EvaluationFacts = { vulnerabilities: down, license: license("MIT") };
-  await t.step("provisional", async () => {
-    const d = factsVerdict(
-      { name: "requests", version: null },
-      await registry("on_missing_data: provisional"),
-      facts,
-      NOW,
-    );
-    equal(d.verdict, "PROVISIONALLY_ALLOWED");
-    equal(d.denial_category, null);
-    match(d.reason, /vulnerability data was unavailable/);
-  });
-  await t.step("deny", async () => {
-    const d = factsVerdict(
-      { name: "requests", version: null },
-      await registry("on_missing_data: deny"),
-      facts,
-      NOW,
-    );
-    equal(d.verdict, "DENIED");
-    equal(d.denial_category, "DENIAL_DATA_UNAVAILABLE");
-    match(d.reason, /vulnerability data was unavailable/);
-  });
+  const outcomes = [
+    ["provisional", "PROVISIONALLY_ALLOWED", null],
+    ["deny", "DENIED", "DENIAL_DATA_UNAVAILABLE"],
+  ] as const;
+  for (const [setting, verdict, category] of outcomes) {
+    await t.step(setting, async () => {
+      const policies = await registry(`on_missing_data: ${setting}`);
+      const d = factsVerdict({ name: "requests", version: null }, policies, facts, NOW);
+      equal(d.verdict, verdict);
+      equal(d.denial_category, category);
+      match(d.reason, /vulnerability data was unavailable/);
+    });
+  }
   await t.step("deny names missing license data of an unknown package", async () => {
     const d = factsVerdict(
       { name: "left-pad", version: null },
