@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { MCP_TOOLS } from "../api/mcp.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { queryDb } from "../../tests/helpers/db.ts";
-import { startTestServer, type TestServer } from "../../tests/helpers/server.ts";
+import { startTestServer, type TestServer, withTestServer } from "../../tests/helpers/server.ts";
 
 type Structured = Record<string, unknown>;
 
@@ -25,21 +25,18 @@ async function connect(url: string, headers: Record<string, string> = {}): Promi
 }
 
 /** Runs `use` with an MCP client connected to a fresh test server; closes both afterwards. */
-async function withMcpClient(
+function withMcpClient(
   use: (client: Client, server: TestServer) => Promise<void>,
   headers: Record<string, string> = {},
 ): Promise<void> {
-  const server = await startTestServer();
-  try {
+  return withTestServer({}, async (server) => {
     const client = await connect(server.url, headers);
     try {
       await use(client, server);
     } finally {
       await client.close();
     }
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 Deno.test("POST /mcp: check_package answers pycrypto DENIED with the replacement cryptography, audited as mcp", () =>
