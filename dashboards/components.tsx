@@ -5,8 +5,8 @@
  * @module
  */
 import type { Child } from "hono/jsx";
+import type { ReportQuery } from "../src/reports/params.ts";
 import type { AuditRow } from "../src/store/types.ts";
-import type { ReportQuery } from "./params.ts";
 
 /** Formats an ISO-8601 timestamp as `2026-11-21 10:03 UTC`. */
 export function formatTime(iso: string | null | undefined): string {
@@ -125,14 +125,47 @@ export function ReportFilters(props: { action: string; query: ReportQuery; apiPa
   );
 }
 
-/** Audit rows (denials or scanner alerts) as a table. */
+/** The URL of a package's page. */
+export function packageHref(name: string): string {
+  return `/dashboard/package/${encodeURIComponent(name)}`;
+}
+
+/** A package name linking to its page. */
+export function PackageLink(props: { name: string }) {
+  return (
+    <a href={packageHref(props.name)}>
+      <code>{props.name}</code>
+    </a>
+  );
+}
+
+/**
+ * A scrollable table region: keyboard-focusable, labelled, with a visible
+ * scroll shadow when it is wider than the screen.
+ */
+export function TableWrap(props: { label: string; children?: Child }) {
+  return (
+    <div class="table-wrap" tabindex={0} role="region" aria-label={props.label}>
+      {props.children}
+    </div>
+  );
+}
+
+/** Audit rows (decisions, denials or scanner alerts) as a sortable table; cards on a phone. */
 export function AuditTable(
-  props: { rows: AuditRow[]; caption: string; empty: string; testid?: string },
+  props: {
+    rows: AuditRow[];
+    caption: string;
+    empty: string;
+    testid?: string;
+    /** Show the denial category and source columns (audit browser). */
+    detailed?: boolean;
+  },
 ) {
   if (props.rows.length === 0) return <Empty>{props.empty}</Empty>;
   return (
-    <div class="table-wrap">
-      <table data-testid={props.testid}>
+    <TableWrap label={props.caption}>
+      <table data-testid={props.testid} class="sortable cards">
         <caption>{props.caption}</caption>
         <thead>
           <tr>
@@ -140,25 +173,41 @@ export function AuditTable(
             <th scope="col">Package</th>
             <th scope="col">Version</th>
             <th scope="col">Verdict</th>
+            {props.detailed ? <th scope="col">Category</th> : null}
             <th scope="col">Project</th>
+            {props.detailed ? <th scope="col">Agent</th> : null}
+            {props.detailed ? <th scope="col">Source</th> : null}
             <th scope="col">Reason</th>
           </tr>
         </thead>
         <tbody>
           {props.rows.map((row) => (
             <tr>
-              <td>
+              <td data-label="Time" data-sort={row.ts}>
                 <Time iso={row.ts} />
               </td>
-              <td>
-                <code>{row.package}</code>
+              <td data-label="Package">
+                <PackageLink name={row.package} />
               </td>
-              <td>{row.version ?? "any"}</td>
-              <td>
+              <td data-label="Version">{row.version ?? "any"}</td>
+              <td data-label="Verdict">
                 <Badge kind={row.verdict} />
               </td>
-              <td>{row.project}</td>
-              <td>
+              {props.detailed
+                ? <td data-label="Category">{categoryLabel(row.denial_category)}</td>
+                : null}
+              <td data-label="Project">{row.project}</td>
+              {props.detailed
+                ? (
+                  <td data-label="Agent">
+                    {row.agent_model
+                      ? `${row.agent_model}${row.agent_version ? ` ${row.agent_version}` : ""}`
+                      : "—"}
+                  </td>
+                )
+                : null}
+              {props.detailed ? <td data-label="Source">{row.source}</td> : null}
+              <td data-label="Reason" class="reason">
                 {row.reason}
                 {row.cve_ids.length ? <div class="muted">{row.cve_ids.join(", ")}</div> : null}
               </td>
@@ -166,8 +215,35 @@ export function AuditTable(
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
+}
+
+/** Human names of the denial categories. */
+export const CATEGORY_LABELS: Record<string, string> = {
+  DENIAL_BANNED: "Banned",
+  DENIAL_DEPRECATED: "Deprecated",
+  DENIAL_VERSION_CONSTRAINT: "Version constraint",
+  DENIAL_CVE: "CVE",
+  DENIAL_LICENSE: "Licence",
+  DENIAL_LICENSE_UNKNOWN: "Unknown licence",
+  DENIAL_CVE_ALERT: "Scanner alert",
+};
+
+/** CSS kinds (chart and bar colours) of the denial categories. */
+export const CATEGORY_KINDS: Record<string, string> = {
+  DENIAL_BANNED: "banned",
+  DENIAL_DEPRECATED: "deprecated",
+  DENIAL_VERSION_CONSTRAINT: "version-constrained",
+  DENIAL_CVE: "critical",
+  DENIAL_LICENSE: "license",
+  DENIAL_LICENSE_UNKNOWN: "unknown",
+  DENIAL_CVE_ALERT: "CVE_ALERT",
+};
+
+/** The label of a denial category (or "—"). */
+export function categoryLabel(category: string | null | undefined): string {
+  return category ? CATEGORY_LABELS[category] ?? category : "—";
 }
 
 /** The page heading with a one-line description. */

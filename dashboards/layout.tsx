@@ -19,6 +19,7 @@ export interface Chrome {
 /** The pages of the side panel, in order. */
 export const NAV_PAGES = [
   { href: "/", label: "Overview" },
+  { href: "/dashboard/audit", label: "Audit log" },
   { href: "/dashboard/security", label: "Security" },
   { href: "/dashboard/legal", label: "Legal" },
   { href: "/dashboard/agents", label: "Agents" },
@@ -52,54 +53,68 @@ export function Layout(props: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · policyd</title>
         <link rel="stylesheet" href={assetUrl("app.css")} />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to content</a>
         <div class="shell">
           <aside class="side">
-            <a class="brand" href="/">
-              policyd
-              <small>dependency policy service</small>
-            </a>
-            <nav aria-label="Dashboards">
-              <h2>Dashboards</h2>
-              <ul>
-                {NAV_PAGES.map((page) => (
-                  <li>
-                    <a
-                      href={page.href}
-                      aria-current={page.href === props.active ? "page" : undefined}
-                    >
-                      {page.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-            <nav aria-label="API">
-              <h2>API</h2>
-              <ul>
-                {API_LINKS.map((link) => (
-                  <li>
-                    <a href={link.href}>{link.label}</a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-            <dl class="meta">
-              <dt>Registry version</dt>
-              <dd data-testid="side-registry-version">{props.chrome.registryVersion}</dd>
-              <dt>Packages</dt>
-              <dd>{props.chrome.packageCount}</dd>
-              <dt>policyd</dt>
-              <dd>{props.chrome.version}</dd>
-            </dl>
+            <div class="brand-row">
+              <a class="brand" href="/">
+                policyd
+                <small>dependency policy service</small>
+              </a>
+              <button
+                type="button"
+                class="menu-toggle secondary"
+                aria-controls="side-menu"
+                aria-expanded="false"
+                hidden
+              >
+                Menu
+              </button>
+            </div>
+            <div class="side-menu" id="side-menu">
+              <nav aria-label="Dashboards">
+                <h2>Dashboards</h2>
+                <ul>
+                  {NAV_PAGES.map((page) => (
+                    <li>
+                      <a
+                        href={page.href}
+                        aria-current={page.href === props.active ? "page" : undefined}
+                      >
+                        {page.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+              <nav aria-label="API">
+                <h2>API</h2>
+                <ul>
+                  {API_LINKS.map((link) => (
+                    <li>
+                      <a href={link.href}>{link.label}</a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+              <dl class="meta">
+                <dt>Registry version</dt>
+                <dd data-testid="side-registry-version">{props.chrome.registryVersion}</dd>
+                <dt>Packages</dt>
+                <dd>{props.chrome.packageCount}</dd>
+                <dt>policyd</dt>
+                <dd>{props.chrome.version}</dd>
+              </dl>
+            </div>
           </aside>
           <main id="main" tabindex={-1}>
             {props.children}
           </main>
         </div>
-        {(props.scripts ?? []).map((name) => (
+        {["app.js", ...(props.scripts ?? [])].map((name) => (
           <script key={name} src={assetUrl(name)} defer>
           </script>
         ))}

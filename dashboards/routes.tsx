@@ -1,31 +1,52 @@
 /**
- * The dashboard routes: `/`, the report pages, the registry workshop, its
- * YAML export, and the static assets under `/static/`.
+ * The dashboard routes: the overview, the audit-log browser, one page per
+ * package, the report pages, the registry workshop and its YAML export, the
+ * static assets under `/static/` and the favicon. Unknown `/dashboard/…`
+ * paths and failures answer HTML pages.
  *
- * Report pages render on the server from the same report functions that
- * back `/api/v1/reports/*` (one source of data, no JavaScript needed); the
- * workshop is an interactive shell whose script talks to the JSON API.
+ * Pages render on the server from the same report functions that back the
+ * JSON API (one source of data, no JavaScript needed); the workshop is an
+ * interactive shell whose script talks to the JSON API. The routes see the
+ * server only through {@link DashboardDeps}; the app mounts them through its
+ * extension point.
  *
  * @module
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
-import { agentsReport } from "../src/reports/agents.ts";
-import { legalReport } from "../src/reports/legal.ts";
-import { securityReport } from "../src/reports/security.ts";
+import { ProblemError } from "../src/api/problem.ts";
 import { REGISTRY_STATUSES } from "../src/core/types.ts";
-import type { AppDeps, AppEnv } from "../src/http/deps.ts";
-import { ProblemError } from "../src/http/problem.ts";
+import { activityReport } from "../src/reports/activity.ts";
+import { agentsReport } from "../src/reports/agents.ts";
+import {
+  auditCsv,
+  auditExportRows,
+  auditPage,
+  type AuditQuery,
+  parseAuditQuery,
+} from "../src/reports/audit_log.ts";
+import { legalReport } from "../src/reports/legal.ts";
+import { packageReport } from "../src/reports/package.ts";
+import {
+  parseReportQuery,
+  type QueryIssue,
+  type ReportQuery,
+  toReportParams,
+} from "../src/reports/params.ts";
+import { securityReport } from "../src/reports/security.ts";
+import type { DashboardDeps } from "./deps.ts";
 import { exportRegistryYaml } from "./export.ts";
 import { type Chrome, Layout } from "./layout.tsx";
 import { PageHeader } from "./components.tsx";
-import { parseReportQuery, type ReportQuery, toReportParams } from "./params.ts";
 import { AgentsPage } from "./pages/agents.tsx";
+import { AuditPage } from "./pages/audit.tsx";
 import { LegalPage } from "./pages/legal.tsx";
+import { PackagePage } from "./pages/package.tsx";
 import { RegistryPage } from "./pages/registry.tsx";
 import { SecurityPage } from "./pages/security.tsx";
 import { WelcomePage } from "./pages/welcome.tsx";
+import { faviconIco } from "./static/favicon.ts";
 import { STATIC_ASSETS } from "./static/assets.ts";
 
 /**
@@ -46,7 +67,19 @@ export const DASHBOARD_CSP = [
   "object-src 'none'",
 ].join("; ");
 
-function chromeOf(deps: AppDeps): Chrome {
+/** Per-request values the host app may set (request id, logger); both optional. */
+interface DashboardEnv {
+  Variables: {
+    requestId?: string;
+    log?: { error(message: string, fields?: Record<string, unknown>): void };
+  };
+}
+
+type Ctx = Context<DashboardEnv>;
+
+const FAVICON = faviconIco();
+
+function chromeOf(deps: DashboardDeps): Chrome {
   const registry = deps.registry.current().registry;
   return {
     version: deps.version,
@@ -55,7 +88,7 @@ function chromeOf(deps: AppDeps): Chrome {
   };
 }
 
-async function page(c: Context<AppEnv>, node: JSX.Element, status: 200 | 400 = 200) {
+async function page(c: Ctx, node: JSX.Element, status: 200 | 400 | 404 | 500 = 200) {
   const body = "<!DOCTYPE html>" + (await node).toString();
   return c.html(body, status, {
     "content-security-policy": DASHBOARD_CSP,
@@ -65,12 +98,21 @@ async function page(c: Context<AppEnv>, node: JSX.Element, status: 200 | 400 = 2
   });
 }
 
-function invalidQuery(c: Context<AppEnv>, deps: AppDeps, active: string, message: string) {
+function invalidQuery(c: Ctx, deps: DashboardDeps, active: string, errors: QueryIssue[]) {
   return page(
     c,
     <Layout title="Invalid query" active={active} chrome={chromeOf(deps)}>
       <PageHeader title="Invalid query" />
-      <p class="notice error" role="alert">{message}</p>
+      <div class="notice error" role="alert">
+        <p>The address has a parameter this page cannot use:</p>
+        <ul>
+          {errors.map((e) => (
+            <li>
+              Invalid <code>{e.path}</code>: {e.message}
+            </li>
+          ))}
+        </ul>
+      </div>
       <p>
         <a href={active}>Show the default view</a>
       </p>
@@ -79,12 +121,57 @@ function invalidQuery(c: Context<AppEnv>, deps: AppDeps, active: string, message
   );
 }
 
-type ReportPage = (c: Context<AppEnv>, query: ReportQuery, now: Date) => Promise<JSX.Element>;
+function notFoundPage(c: Ctx, deps: DashboardDeps) {
+  return page(
+    c,
+    <Layout title="Page not found" active="" chrome={chromeOf(deps)}>
+      <PageHeader title="Page not found" />
+      <p class="notice warn" role="alert">
+        There is no dashboard page at <code>{c.req.path}</code>.
+      </p>
+      <p>
+        Try the <a href="/">overview</a>, the <a href="/dashboard/audit">audit log</a>{" "}
+        or a package page such as <a href="/dashboard/package/requests">requests</a>.
+      </p>
+    </Layout>,
+    404,
+  );
+}
+
+function errorPage(c: Ctx, deps: DashboardDeps) {
+  const requestId = c.get("requestId") ?? "unknown";
+  return page(
+    c,
+    <Layout title="Something went wrong" active="" chrome={chromeOf(deps)}>
+      <PageHeader title="Something went wrong" />
+      <p class="notice error" role="alert">
+        policyd could not build this page. The error is in the server log; quote request id{" "}
+        <code>{requestId}</code> when reporting it.
+      </p>
+      <p>
+        <a href={c.req.path}>Try again</a> or go to the <a href="/">overview</a>.
+      </p>
+    </Layout>,
+    500,
+  );
+}
+
+type ReportRender = (query: ReportQuery, at: Date, c: Ctx) => Promise<JSX.Element>;
 
 /** Builds the dashboard routes; mount at `/`. */
-export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
-  const routes = new Hono<AppEnv>();
-  const now = () => deps.now?.() ?? new Date();
+export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
+  const routes = new Hono<DashboardEnv>();
+
+  routes.onError((error, c) => {
+    // Problems (the exports' bad queries) go to the app's handler: problem+json, redacted.
+    if (error instanceof ProblemError) throw error;
+    c.get("log")?.error("dashboard error", {
+      path: c.req.path,
+      error: String(error),
+      stack: (error as Error)?.stack,
+    });
+    return errorPage(c, deps);
+  });
 
   routes.get("/static/:name", (c) => {
     const asset = STATIC_ASSETS.get(c.req.param("name"));
@@ -99,59 +186,134 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(asset.body, 200, headers);
   });
 
-  routes.get("/", (c) => {
+  routes.get("/favicon.ico", (c) =>
+    c.body(FAVICON.slice().buffer, 200, {
+      "content-type": "image/x-icon",
+      "cache-control": "public, max-age=86400",
+    }));
+
+  const reportPage = (path: string, render: ReportRender) =>
+    routes.get(path, async (c) => {
+      const parsed = parseReportQuery(c.req.query());
+      if (!parsed.ok) return invalidQuery(c, deps, path, parsed.errors);
+      return page(c, await render(parsed.query, deps.now(), c));
+    });
+
+  reportPage("/", async (query, at, c) => {
     const snapshot = deps.registry.current().registry;
-    const counts = REGISTRY_STATUSES
-      .map((status) => ({
-        status,
-        count: snapshot.packages.filter((p) => p.status === status).length,
-      }))
-      .filter((s) => s.count > 0);
-    return page(
-      c,
+    const params = toReportParams(query, at);
+    const [activity, security, legal] = await Promise.all([
+      activityReport(deps.audit, params),
+      securityReport(deps.audit, params, deps.registry.current()),
+      legalReport(deps.audit, params, deps.registry.current()),
+    ]);
+    return (
       <WelcomePage
         view={{
           chrome: chromeOf(deps),
           origin: new URL(c.req.url).origin,
+          query,
+          activity,
+          availability: { security, legal },
           proposer: deps.proposerName(),
           compiledAt: snapshot.compiled_at,
-          statusCounts: counts,
+          statusCounts: REGISTRY_STATUSES
+            .map((status) => ({
+              status,
+              count: snapshot.packages.filter((p) => p.status === status).length,
+            }))
+            .filter((s) => s.count > 0),
           cveThreshold: snapshot.policies.cve_threshold,
           blockOnCve: snapshot.policies.block_on_cve,
           unknownLicensePolicy: snapshot.policies.unknown_license_policy,
+        }}
+      />
+    );
+  });
+
+  routes.get("/dashboard", (c) => c.redirect("/"));
+  routes.get("/dashboard/", (c) => c.redirect("/"));
+
+  reportPage("/dashboard/security", async (query, at) => {
+    const params = toReportParams(query, at);
+    const [report, activity] = await Promise.all([
+      securityReport(deps.audit, params, deps.registry.current()),
+      activityReport(deps.audit, params),
+    ]);
+    return <SecurityPage view={{ chrome: chromeOf(deps), query, report, activity }} />;
+  });
+  reportPage("/dashboard/legal", async (query, at) => {
+    const params = toReportParams(query, at);
+    const [report, activity] = await Promise.all([
+      legalReport(deps.audit, params, deps.registry.current()),
+      activityReport(deps.audit, params),
+    ]);
+    return <LegalPage view={{ chrome: chromeOf(deps), query, report, activity }} />;
+  });
+  reportPage("/dashboard/agents", async (query, at) => {
+    const report = await agentsReport(deps.audit, toReportParams(query, at));
+    return <AgentsPage view={{ chrome: chromeOf(deps), query, report }} />;
+  });
+
+  const auditQuery = (
+    c: Ctx,
+  ): { ok: true; query: AuditQuery } | { ok: false; errors: QueryIssue[] } =>
+    parseAuditQuery(c.req.query());
+
+  routes.get("/dashboard/audit", async (c) => {
+    const parsed = auditQuery(c);
+    if (!parsed.ok) return invalidQuery(c, deps, "/dashboard/audit", parsed.errors);
+    const result = await auditPage(deps.audit, parsed.query, deps.now());
+    return page(
+      c,
+      <AuditPage
+        view={{
+          chrome: chromeOf(deps),
+          query: parsed.query,
+          raw: c.req.query(),
+          page: result,
         }}
       />,
     );
   });
 
-  routes.get("/dashboard", (c) => c.redirect("/"));
-
-  const reportPage = (path: string, render: ReportPage) =>
-    routes.get(path, async (c) => {
-      const parsed = parseReportQuery(c.req.query());
-      if (!parsed.ok) return invalidQuery(c, deps, path, parsed.message);
-      return page(c, await render(c, parsed.query, now()));
+  const exportAudit = (format: "csv" | "json") => async (c: Ctx) => {
+    const parsed = auditQuery(c);
+    if (!parsed.ok) {
+      throw new ProblemError(400, "invalid-request", "invalid audit query", {
+        errors: parsed.errors,
+      });
+    }
+    const rows = await auditExportRows(deps.audit, parsed.query, deps.now());
+    const stamp = deps.now().toISOString().slice(0, 10);
+    const csv = format === "csv";
+    return c.body(csv ? auditCsv(rows) : JSON.stringify({ items: rows }, null, 2), 200, {
+      "content-type": csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="policyd-audit-${stamp}.${
+        csv ? "csv" : "json"
+      }"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
     });
+  };
+  routes.get("/dashboard/audit/export.csv", exportAudit("csv"));
+  routes.get("/dashboard/audit/export.json", exportAudit("json"));
 
-  reportPage("/dashboard/security", async (_c, query, at) => {
-    const report = await securityReport(
-      deps.store.audit,
-      toReportParams(query, at),
-      deps.registry.current(),
+  routes.get("/dashboard/package/:name", async (c) => {
+    const name = c.req.param("name");
+    if (!/^[A-Za-z0-9._-]{1,200}$/.test(name)) return notFoundPage(c, deps);
+    const report = await packageReport(deps.audit, deps.registry.current(), name, 50);
+    return page(
+      c,
+      <PackagePage
+        view={{
+          chrome: chromeOf(deps),
+          report,
+          proposer: deps.proposerName(),
+          registry: deps.registry.current().registry,
+        }}
+      />,
     );
-    return <SecurityPage view={{ chrome: chromeOf(deps), query, report }} />;
-  });
-  reportPage("/dashboard/legal", async (_c, query, at) => {
-    const report = await legalReport(
-      deps.store.audit,
-      toReportParams(query, at),
-      deps.registry.current(),
-    );
-    return <LegalPage view={{ chrome: chromeOf(deps), query, report }} />;
-  });
-  reportPage("/dashboard/agents", async (_c, query, at) => {
-    const report = await agentsReport(deps.store.audit, toReportParams(query, at));
-    return <AgentsPage view={{ chrome: chromeOf(deps), query, report }} />;
   });
 
   routes.get(
@@ -163,7 +325,7 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
     const result = exportRegistryYaml(
       deps.registry.current().registry,
       c.req.queries("rule") ?? [],
-      now(),
+      deps.now(),
     );
     if (!result.ok) {
       throw new ProblemError(400, "invalid-request", "a proposed rule of the export is invalid", {
@@ -177,6 +339,8 @@ export function dashboardRoutes(deps: AppDeps): Hono<AppEnv> {
       "x-content-type-options": "nosniff",
     });
   });
+
+  routes.all("/dashboard/*", (c) => notFoundPage(c, deps));
 
   return routes;
 }

@@ -3,7 +3,6 @@ import { parse } from "yaml";
 import { validateRegistry } from "../src/registry/schema.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
 import { exportRegistryYaml } from "./export.ts";
-import { parseReportQuery } from "./params.ts";
 import { DASHBOARD_CSP } from "./routes.tsx";
 
 Deno.test("dashboard routes answer with HTML, assets and YAML", async (t) => {
@@ -17,6 +16,10 @@ Deno.test("dashboard routes answer with HTML, assets and YAML", async (t) => {
           "/dashboard/legal",
           "/dashboard/agents",
           "/dashboard/registry",
+          "/dashboard/audit",
+          "/dashboard/audit?verdict=DENIED&days=7&source=api",
+          "/dashboard/package/pycrypto",
+          "/dashboard/package/never-seen",
         ]
       ) {
         const response = await fetch(server.url + path);
@@ -25,11 +28,65 @@ Deno.test("dashboard routes answer with HTML, assets and YAML", async (t) => {
         assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
         assert.equal(response.headers.get("content-security-policy"), DASHBOARD_CSP);
         assert.ok(body.startsWith("<!DOCTYPE html>"), path);
+        // Nothing loads from elsewhere; the only outside links are OSV advisories.
         assert.ok(
-          !/https?:\/\/(?!127\.0\.0\.1)/.test(body.replace(/curl '[^']*'|--server-url \S+/g, "")),
+          !/https?:\/\/(?!127\.0\.0\.1|osv\.dev\/vulnerability\/)/.test(
+            body.replace(/curl '[^']*'|--server-url \S+/g, ""),
+          ),
           path,
         );
       }
+    });
+
+    await t.step("an unknown dashboard path answers an HTML 404 page", async () => {
+      for (const path of ["/dashboard/nope", "/dashboard/package/bad%20name", "/dashboard/a/b"]) {
+        const response = await fetch(server.url + path);
+        const body = await response.text();
+        assert.equal(response.status, 404, path);
+        assert.match(response.headers.get("content-type") ?? "", /^text\/html/, path);
+        assert.equal(response.headers.get("content-security-policy"), DASHBOARD_CSP);
+        assert.match(body, /<title>Page not found · policyd<\/title>/);
+      }
+      const api = await fetch(`${server.url}/api/v1/nope`);
+      assert.equal(api.headers.get("content-type"), "application/problem+json");
+      await api.body?.cancel();
+    });
+
+    await t.step("an invalid page query answers a 400 page naming the parameter", async () => {
+      const response = await fetch(`${server.url}/dashboard/audit?verdict=MAYBE`);
+      const body = await response.text();
+      assert.equal(response.status, 400);
+      assert.match(body, /Invalid <code>verdict<\/code>/);
+    });
+
+    await t.step("/favicon.ico is an icon", async () => {
+      const response = await fetch(`${server.url}/favicon.ico`);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get("content-type"), "image/x-icon");
+      assert.deepEqual([...bytes.slice(0, 4)], [0, 0, 1, 0]);
+      assert.equal(bytes.length, 22 + 40 + 32 * 32 * 4 + 32 * 4);
+    });
+
+    await t.step("the audit export holds the filtered rows as CSV and JSON", async () => {
+      for (const pkg of ["pycrypto", "requests"]) {
+        const r = await fetch(`${server.url}/api/v1/evaluate?package=${pkg}`);
+        await r.body?.cancel();
+      }
+      const csv = await fetch(`${server.url}/dashboard/audit/export.csv?verdict=DENIED`);
+      assert.match(
+        csv.headers.get("content-disposition") ?? "",
+        /attachment; filename="policyd-audit-/,
+      );
+      const lines = (await csv.text()).trim().split("\n");
+      assert.equal(lines.length, 2);
+      assert.match(lines[0], /^id,ts,package,version,verdict,denial_category,project/);
+      assert.match(lines[1], /,pycrypto,,DENIED,DENIAL_BANNED,default,/);
+      const json = await (await fetch(`${server.url}/dashboard/audit/export.json`)).json();
+      assert.deepEqual(json.items.map((r: { package: string }) => r.package), [
+        "requests",
+        "pycrypto",
+      ]);
     });
 
     await t.step("static assets carry an ETag and answer 304 to it", async () => {
@@ -105,16 +162,4 @@ Deno.test("exportRegistryYaml() merges proposed rules and drops the version", ()
   assert.deepEqual(doc.exceptions, registry.exceptions, "exceptions survive the export");
   const plain = exportRegistryYaml(registry, [], new Date(0));
   assert.ok(plain.ok && parse(plain.yaml).version === "1");
-});
-
-Deno.test("parseReportQuery() mirrors the report API's parameters", () => {
-  assert.deepEqual(parseReportQuery({}), {
-    ok: true,
-    query: { days: 30, limit: 20, project: null, search: "?days=30" },
-  });
-  const scoped = parseReportQuery({ days: "7", project: "web" });
-  assert.ok(scoped.ok && scoped.query.search === "?days=7&project=web");
-  const all = parseReportQuery({ project: "*" });
-  assert.ok(all.ok && all.query.project === null);
-  assert.equal(parseReportQuery({ days: "0" }).ok, false);
 });

@@ -12,6 +12,7 @@ import type { Cache } from "./cache/types.ts";
 import { type Options, optionsOf, type Settings, SettingsError } from "./config/settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
+import { dashboardRoutes } from "../dashboards/routes.tsx";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
 import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
@@ -187,6 +188,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     requestIds: options.requestIds,
     accessLog: options.accessLog,
     http: typed.http,
+    extraRoutes: [
+      (app) =>
+        app.route(
+          "/",
+          dashboardRoutes({
+            registry,
+            audit: store.audit,
+            proposerName: () => wired.proposer.name,
+            version: VERSION,
+            now,
+          }),
+        ),
+    ],
   };
   const app = createApp(deps);
   return {

@@ -5,9 +5,9 @@
  * @module
  */
 import type { AgentRow } from "../../src/reports/agents.ts";
-import { Card, Empty, PageHeader, ReportFilters, Stats } from "../components.tsx";
+import type { ReportQuery } from "../../src/reports/params.ts";
+import { Card, Empty, PageHeader, ReportFilters, Stats, TableWrap } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
-import type { ReportQuery } from "../params.ts";
 
 /** View model of the agents page. */
 export interface AgentsView {
@@ -45,8 +45,8 @@ export function AgentsPage(props: { view: AgentsView }) {
       <Card title="Agents">
         {report.agents.length
           ? (
-            <div class="table-wrap">
-              <table data-testid="agents">
+            <TableWrap label="Agents">
+              <table data-testid="agents" class="sortable">
                 <thead>
                   <tr>
                     <th scope="col">Agent model</th>
@@ -67,7 +67,7 @@ export function AgentsPage(props: { view: AgentsView }) {
                       <td class="num">{a.verdicts.ALLOWED}</td>
                       <td class="num">{a.verdicts.PROVISIONALLY_ALLOWED}</td>
                       <td class="num">{a.denials}</td>
-                      <td>
+                      <td data-sort={a.evaluations ? a.denials / a.evaluations : 0}>
                         <span class="bar rate" aria-hidden="true">
                           <span
                             style={`width:${
@@ -82,7 +82,7 @@ export function AgentsPage(props: { view: AgentsView }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )
           : <Empty>No evaluations in this window.</Empty>}
       </Card>

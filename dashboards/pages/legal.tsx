@@ -4,26 +4,41 @@
  *
  * @module
  */
+import type { ActivityReport } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
-import type { VerdictCounts } from "../../src/reports/params.ts";
-import { AuditTable, Bars, Card, Empty, PageHeader, ReportFilters, Stats } from "../components.tsx";
+import type { ReportQuery, VerdictCounts } from "../../src/reports/params.ts";
+import { availabilityOf } from "../availability.ts";
+import {
+  AuditTable,
+  Bars,
+  Card,
+  Empty,
+  PageHeader,
+  ReportFilters,
+  Stats,
+  TableWrap,
+} from "../components.tsx";
+import { ExceptionsCard, UnavailableBanner, unavailableCount } from "../data_state.tsx";
+import { CategoryBars, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
-import { DataBanner, emptyText } from "../data_banner.tsx";
-import type { ReportQuery } from "../params.ts";
 
 /** View model of the legal page. */
 export interface LegalView {
   chrome: Chrome;
   query: ReportQuery;
   report: LegalReport;
+  /** Denials of every category. */
+  activity: ActivityReport;
 }
 
 function LicenseTable(
   props: { rows: Array<{ license: string; verdicts: VerdictCounts }>; testid: string },
 ) {
   return (
-    <div class="table-wrap">
-      <table data-testid={props.testid}>
+    <TableWrap
+      label={props.testid === "unknown-license" ? "Unknown licenses" : "License breakdown"}
+    >
+      <table data-testid={props.testid} class="sortable">
         <thead>
           <tr>
             <th scope="col">License</th>
@@ -45,13 +60,18 @@ function LicenseTable(
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
 /** The legal report page. */
 export function LegalPage(props: { view: LegalView }) {
-  const { chrome, query, report } = props.view;
+  const { chrome, query, report, activity } = props.view;
+  const data = availabilityOf(report);
+  const missing = unavailableCount(data, "license");
+  const caveat = missing > 0
+    ? ` Licence data was missing for ${missing} evaluations, so this is not an all-clear.`
+    : "";
   const scope = query.project ? `project ${query.project}` : "all projects";
   const unknownCount = report.unknown_license.reduce(
     (n, r) => n + r.verdicts.ALLOWED + r.verdicts.DENIED + r.verdicts.PROVISIONALLY_ALLOWED,
@@ -67,24 +87,37 @@ export function LegalPage(props: { view: LegalView }) {
         mix.
       </PageHeader>
       <ReportFilters action="/dashboard/legal" query={query} apiPath="/api/v1/reports/legal" />
-      <DataBanner
-        availability={report.data_availability}
-        exceptions={report.exceptions}
-        kind="license"
-      />
+      <UnavailableBanner data={data} kind="license" />
       <Stats
         items={[
           { label: "License denials", value: report.total_denials, testid: "total-denials" },
           { label: "Licenses seen", value: report.license_breakdown.length },
           { label: "Evaluations with unknown license", value: unknownCount },
           { label: "Projects with denials", value: report.top_projects.length },
+          ...(data
+            ? [{
+              label: "Evaluations without licence data",
+              value: missing,
+              testid: "license-unavailable",
+            }]
+            : []),
         ]}
       />
+      <div class="grid">
+        <Card title="Denials by category" hint="Licence denials beside every other category.">
+          <CategoryBars activity={activity} />
+        </Card>
+        <Card title="Most denied for their licence">
+          <TopDenied activity={activity} category="DENIAL_LICENSE" />
+          <h3>Unknown licence</h3>
+          <TopDenied activity={activity} category="DENIAL_LICENSE_UNKNOWN" />
+        </Card>
+      </div>
       <div class="grid">
         <Card title="License breakdown" hint="Evaluations per normalised license and verdict.">
           {report.license_breakdown.length
             ? <LicenseTable rows={report.license_breakdown} testid="license-breakdown" />
-            : <Empty>No license data in this window.</Empty>}
+            : <Empty>No evaluation in this window recorded a license.{caveat}</Empty>}
         </Card>
         <Card title="Top projects" hint="Ranked by license-driven denials.">
           {report.top_projects.length
@@ -105,11 +138,7 @@ export function LegalPage(props: { view: LegalView }) {
           ? <LicenseTable rows={report.unknown_license} testid="unknown-license" />
           : (
             <Empty>
-              {emptyText(
-                report.data_availability,
-                "license",
-                "Every evaluated package had a recognisable license.",
-              )}
+              No evaluation in this window recorded a license that could not be normalised.{caveat}
             </Empty>
           )}
       </Card>
@@ -117,14 +146,11 @@ export function LegalPage(props: { view: LegalView }) {
         <AuditTable
           rows={report.recent_denials}
           caption="License-driven denials (denied or unknown license), newest first."
-          empty={emptyText(
-            report.data_availability,
-            "license",
-            "No license denials in this window.",
-          )}
+          empty={`No license denial in this window.${caveat}`}
           testid="recent-denials"
         />
       </Card>
+      <ExceptionsCard report={report} />
     </Layout>
   );
 }

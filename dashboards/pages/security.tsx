@@ -4,60 +4,108 @@
  *
  * @module
  */
+import type { ActivityReport } from "../../src/reports/activity.ts";
+import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
+import { availabilityOf } from "../availability.ts";
 import {
   AuditTable,
   Badge,
   Bars,
   Card,
   Empty,
+  PackageLink,
   PageHeader,
   ReportFilters,
   Stats,
+  TableWrap,
 } from "../components.tsx";
+import { ExceptionsCard, UnavailableBanner, unavailableCount } from "../data_state.tsx";
+import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
-import { DataBanner, emptyText } from "../data_banner.tsx";
-import type { ReportQuery } from "../params.ts";
 
 /** View model of the security page. */
 export interface SecurityView {
   chrome: Chrome;
   query: ReportQuery;
   report: SecurityReport;
+  /** Denials of every category, for the registry-rule sections. */
+  activity: ActivityReport;
 }
+
+/** Registry rule categories, shown on the security page beside CVE denials. */
+const RULE_CATEGORIES = [
+  "DENIAL_BANNED",
+  "DENIAL_DEPRECATED",
+  "DENIAL_VERSION_CONSTRAINT",
+] as const;
 
 const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 
 /** The security report page. */
 export function SecurityPage(props: { view: SecurityView }) {
-  const { chrome, query, report } = props.view;
+  const { chrome, query, report, activity } = props.view;
   const scope = query.project ? `project ${query.project}` : "all projects";
-  const clear = (sentence: string) =>
-    emptyText(report.data_availability, "vulnerabilities", sentence);
+  const data = availabilityOf(report);
+  const missing = unavailableCount(data, "vulnerabilities");
+  const caveat = missing > 0
+    ? ` Vulnerability data was missing for ${missing} evaluations, so this is not an all-clear.`
+    : "";
+  const ruleDenials = RULE_CATEGORIES.reduce(
+    (n, c) => n + activity.totals.denials_by_category[c],
+    0,
+  );
   return (
     <Layout title="Security" active="/dashboard/security" chrome={chrome}>
       <PageHeader title="Security report">
-        CVE-driven denials over the last {query.days} days,{" "}
-        {scope}. Scanner alerts are listed apart and never counted as denials.
+        Denials over the last {query.days} days,{" "}
+        {scope}: CVE denials and registry rule denials (banned, deprecated, version constraint).
+        Scanner alerts are listed apart and never counted as denials.
       </PageHeader>
       <ReportFilters
         action="/dashboard/security"
         query={query}
         apiPath="/api/v1/reports/security"
       />
-      <DataBanner
-        availability={report.data_availability}
-        exceptions={report.exceptions}
-        kind="vulnerabilities"
-      />
+      <UnavailableBanner data={data} kind="vulnerabilities" />
       <Stats
         items={[
           { label: "CVE denials", value: report.total_denials, testid: "total-denials" },
+          { label: "Registry rule denials", value: ruleDenials, testid: "rule-denials" },
           { label: "Critical", value: report.severity_distribution.critical },
-          { label: "Packages denied", value: report.top_packages.length },
+          { label: "Packages denied for CVEs", value: report.top_packages.length },
           { label: "Recent scanner alerts", value: report.recent_alerts.length },
         ]}
       />
+      <div class="grid">
+        <Card title="Denials by category" hint="Every category, licence denials included.">
+          <CategoryBars activity={activity} />
+        </Card>
+        <Card title="Denials per day">
+          <DenialsPerDay activity={activity} />
+        </Card>
+      </div>
+      <Card
+        title="Registry rule denials"
+        id="rule-denials"
+        hint="Packages the registry bans, deprecates, or allows only in a version range."
+      >
+        <div class="grid compact">
+          {RULE_CATEGORIES.map((category) => (
+            <section aria-labelledby={`rule-${category}`}>
+              <h3 id={`rule-${category}`}>
+                {category === "DENIAL_BANNED"
+                  ? "Banned"
+                  : category === "DENIAL_DEPRECATED"
+                  ? "Deprecated"
+                  : "Outside the allowed versions"}{" "}
+                <span class="muted">({activity.totals.denials_by_category[category]})</span>
+              </h3>
+              <TopDenied activity={activity} category={category} />
+            </section>
+          ))}
+        </div>
+      </Card>
       <div class="grid">
         <Card
           title="Severity distribution"
@@ -74,12 +122,12 @@ export function SecurityPage(props: { view: SecurityView }) {
         </Card>
         <Card
           title="Hot registry packages"
-          hint="Allowed by the registry, yet recently denied for a CVE or evaluated provisionally."
+          hint="Allowed by the registry, yet denied for a CVE or evaluated provisionally while listed."
         >
           {report.hot_registry_packages.length
             ? (
-              <div class="table-wrap">
-                <table data-testid="hot-packages">
+              <TableWrap label="Hot registry packages">
+                <table data-testid="hot-packages" class="sortable">
                   <thead>
                     <tr>
                       <th scope="col">Package</th>
@@ -92,7 +140,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                     {report.hot_registry_packages.map((p) => (
                       <tr>
                         <td>
-                          <code>{p.package}</code>
+                          <PackageLink name={p.package} />
                         </td>
                         <td>
                           <Badge kind={p.registry_status} />
@@ -103,17 +151,22 @@ export function SecurityPage(props: { view: SecurityView }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )
-            : <Empty>{clear("No registry package needs attention.")}</Empty>}
+            : (
+              <Empty>
+                No allowed registry package was denied for a CVE or evaluated provisionally in this
+                window.{caveat}
+              </Empty>
+            )}
         </Card>
       </div>
       <div class="grid">
         <Card title="Top packages">
           {report.top_packages.length
             ? (
-              <div class="table-wrap">
-                <table data-testid="top-packages">
+              <TableWrap label="Top packages">
+                <table data-testid="top-packages" class="sortable">
                   <thead>
                     <tr>
                       <th scope="col">Package</th>
@@ -126,7 +179,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                     {report.top_packages.map((p) => (
                       <tr>
                         <td>
-                          <code>{p.package}</code>
+                          <PackageLink name={p.package} />
                         </td>
                         <td class="num">{p.denials}</td>
                         <td class="num">{p.max_cvss?.toFixed(1) ?? "—"}</td>
@@ -135,15 +188,15 @@ export function SecurityPage(props: { view: SecurityView }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )
-            : <Empty>{clear("No CVE denials in this window.")}</Empty>}
+            : <Empty>No CVE denial in this window.{caveat}</Empty>}
         </Card>
         <Card title="Top CVEs">
           {report.top_cves.length
             ? (
-              <div class="table-wrap">
-                <table data-testid="top-cves">
+              <TableWrap label="Top CVEs">
+                <table data-testid="top-cves" class="sortable">
                   <thead>
                     <tr>
                       <th scope="col">CVE</th>
@@ -155,7 +208,9 @@ export function SecurityPage(props: { view: SecurityView }) {
                     {report.top_cves.map((c) => (
                       <tr>
                         <td>
-                          <code>{c.cve}</code>
+                          <a href={`https://osv.dev/vulnerability/${encodeURIComponent(c.cve)}`}>
+                            <code>{c.cve}</code>
+                          </a>
                         </td>
                         <td class="num">{c.denials}</td>
                         <td>{c.packages.join(", ")}</td>
@@ -163,9 +218,9 @@ export function SecurityPage(props: { view: SecurityView }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )
-            : <Empty>{clear("No CVEs behind denials in this window.")}</Empty>}
+            : <Empty>No CVE behind a denial in this window.{caveat}</Empty>}
         </Card>
       </div>
       <Card title="Recent scanner alerts" id="alerts">
@@ -180,10 +235,11 @@ export function SecurityPage(props: { view: SecurityView }) {
         <AuditTable
           rows={report.recent_denials}
           caption="CVE-driven denials, newest first."
-          empty={clear("No CVE denials in this window.")}
+          empty={`No CVE denial in this window.${caveat}`}
           testid="recent-denials"
         />
       </Card>
+      <ExceptionsCard report={report} />
     </Layout>
   );
 }

@@ -1,17 +1,41 @@
 /**
- * `/`: what policyd is, the live registry at a glance, quick links, and how
- * to evaluate a package with curl and the `policy` client.
+ * `/`: the overview. Activity first (evaluations per day by verdict, denials
+ * per day by category, the most denied packages of every category, recent
+ * decisions), then the state of the data and the registry, then how to
+ * evaluate a package with curl and the `policy` client.
  *
  * @module
  */
-import { Badge, Bars, Card, formatTime, PageHeader, Stats } from "../components.tsx";
+import type { ActivityReport } from "../../src/reports/activity.ts";
+import { EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
+import type { LegalReport } from "../../src/reports/legal.ts";
+import type { ReportQuery } from "../../src/reports/params.ts";
+import type { SecurityReport } from "../../src/reports/security.ts";
+import { availabilityOf } from "../availability.ts";
+import { StackedDays } from "../charts.tsx";
+import {
+  AuditTable,
+  Badge,
+  Bars,
+  Card,
+  CATEGORY_LABELS,
+  PageHeader,
+  ReportFilters,
+  Stats,
+} from "../components.tsx";
+import { AvailabilityCard } from "../data_state.tsx";
+import { DenialsPerDay, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
-/** View model of the welcome page. */
+/** View model of the overview. */
 export interface WelcomeView {
   chrome: Chrome;
   /** Base URL of this server as the browser sees it, for the examples. */
   origin: string;
+  query: ReportQuery;
+  activity: ActivityReport;
+  /** The reports whose data-availability fields the overview summarises. */
+  availability: { security: SecurityReport; legal: LegalReport };
   proposer: string;
   compiledAt: string;
   /** Registry rules per status. */
@@ -21,20 +45,32 @@ export interface WelcomeView {
   unknownLicensePolicy: string;
 }
 
-/** The welcome page. */
+/** The overview page. */
 export function WelcomePage(props: { view: WelcomeView }) {
   const v = props.view;
+  const a = v.activity;
   const base = v.origin;
+  const scope = v.query.project ? `project ${v.query.project}` : "all projects";
+  const denied = a.totals.verdicts.DENIED;
   return (
     <Layout title="Overview" active="/" chrome={v.chrome}>
-      <PageHeader title="policyd">
-        A dependency policy service for Python packages: it answers whether a package (and version)
-        may be used, records every decision in an audit log, and keeps a reviewed registry of
-        package rules.
+      <PageHeader title="Overview">
+        Decisions of the last {v.query.days} days,{" "}
+        {scope}. policyd answers whether a Python package may be used, records every decision in the
+        audit log, and keeps a reviewed registry of package rules.
       </PageHeader>
+      <ReportFilters action="/" query={v.query} apiPath="/api/v1/audit" />
 
       <Stats
         items={[
+          { label: "Evaluations", value: a.totals.evaluations, testid: "total-evaluations" },
+          { label: "Allowed", value: a.totals.verdicts.ALLOWED, testid: "total-allowed" },
+          {
+            label: "Provisional",
+            value: a.totals.verdicts.PROVISIONALLY_ALLOWED,
+            testid: "total-provisional",
+          },
+          { label: "Denied", value: denied, testid: "total-denied" },
           {
             label: "Registry version",
             value: v.chrome.registryVersion,
@@ -46,19 +82,76 @@ export function WelcomePage(props: { view: WelcomeView }) {
             value: v.chrome.packageCount,
             testid: "package-count",
           },
-          {
-            label: "CVE threshold (CVSS)",
-            value: v.blockOnCve ? v.cveThreshold.toFixed(1) : "off",
-          },
-          { label: "Proposer", value: v.proposer, small: true, testid: "proposer" },
         ]}
       />
 
+      <Card title="Evaluations per day" id="evaluations-per-day">
+        <StackedDays
+          id="evaluations-chart"
+          title="Evaluations per day by verdict"
+          unit="evaluations"
+          series={[
+            { key: "ALLOWED", label: "Allowed", kind: "ALLOWED" },
+            { key: "PROVISIONALLY_ALLOWED", label: "Provisional", kind: "PROVISIONALLY_ALLOWED" },
+            { key: "DENIED", label: "Denied", kind: "DENIED" },
+          ]}
+          days={a.days.map((d) => ({
+            day: d.day,
+            values: d.verdicts as unknown as Record<string, number>,
+          }))}
+        />
+      </Card>
+
+      <Card title="Denials per day" id="denials-per-day">
+        <DenialsPerDay activity={a} />
+      </Card>
+
+      <Card
+        title="Most denied packages"
+        id="top-denied"
+        hint="Every denial category, registry rules first. A package links to its page."
+      >
+        <div class="grid compact">
+          {EVALUATION_DENIAL_CATEGORIES.map((category) => (
+            <section aria-labelledby={`top-${category}`}>
+              <h3 id={`top-${category}`}>
+                {CATEGORY_LABELS[category]}{" "}
+                <span class="muted">({a.totals.denials_by_category[category]})</span>
+              </h3>
+              <TopDenied activity={a} category={category} />
+            </section>
+          ))}
+        </div>
+      </Card>
+
+      <Card title="Recent decisions" id="recent">
+        <AuditTable
+          rows={a.recent_decisions}
+          caption="The newest evaluations, every verdict."
+          empty="No evaluation in this window."
+          testid="recent-decisions"
+        />
+        <p>
+          <a
+            href={`/dashboard/audit${
+              v.query.project ? `?project=${encodeURIComponent(v.query.project)}` : ""
+            }`}
+          >
+            Browse the whole audit log
+          </a>
+        </p>
+      </Card>
+
       <div class="grid">
+        <AvailabilityCard
+          vulnerabilities={availabilityOf(v.availability.security)}
+          license={availabilityOf(v.availability.legal)}
+          compiledAt={v.compiledAt}
+        />
         <Card
           title="Registry at a glance"
-          hint={`Compiled ${
-            formatTime(v.compiledAt)
+          hint={`Proposer ${v.proposer}. CVE threshold ${
+            v.blockOnCve ? v.cveThreshold.toFixed(1) : "off"
           }. Unknown licenses: ${v.unknownLicensePolicy}.`}
         >
           {v.statusCounts.length
@@ -73,29 +166,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
               />
             )
             : <p class="empty">The registry has no package rules yet.</p>}
-        </Card>
-
-        <Card title="Quick links">
-          <ul>
-            <li>
-              <a href="/dashboard/security">Security report</a>{" "}
-              — CVE denials, severities, scanner alerts
-            </li>
-            <li>
-              <a href="/dashboard/legal">Legal report</a> — license-driven denials and license mix
-            </li>
-            <li>
-              <a href="/dashboard/agents">Agents report</a> — evaluations per coding assistant
-            </li>
-            <li>
-              <a href="/dashboard/registry">Registry workshop</a>{" "}
-              — triage pending packages, import and export YAML
-            </li>
-            <li>
-              <a href="/api/v1/openapi.json">OpenAPI description</a> and{" "}
-              <a href="/api/v1/workflows.md">workflows.md</a>
-            </li>
-          </ul>
+          <p data-testid="proposer" class="muted">{v.proposer}</p>
         </Card>
       </div>
 

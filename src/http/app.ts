@@ -1,7 +1,8 @@
 /**
  * The HTTP application factory: middleware (request id, logs, body limit,
- * authentication, call context), one route module per resource, and one
- * error handler that maps failures to problem+json.
+ * authentication, call context), one route module per resource, the
+ * extension point (`extraRoutes`) through which the composition root mounts
+ * the dashboards, and one error handler that maps failures to problem+json.
  *
  * @module
  */
@@ -28,7 +29,6 @@ import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
-import { dashboardRoutes } from "../../dashboards/routes.tsx";
 
 /** Largest accepted request body (SPEC §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -161,7 +161,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", proposalRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
-  app.route("/", dashboardRoutes(deps));
   for (const mount of deps.extraRoutes ?? []) mount(app);
 
   app.notFound((c) =>

@@ -69,6 +69,9 @@ export interface AppDeps {
   accessLog?: boolean;
   /** Limits of the HTTP layer (`http` settings area); defaults when absent. */
   http?: HttpOptions;
-  /** Further route mounts added by other capabilities (approvals, dashboards, …). */
+  /**
+   * The extension point: further route mounts (the dashboards, …), added after
+   * the API routes and behind the same authentication and context middleware.
+   */
   extraRoutes?: Array<(app: Hono<AppEnv>) => void>;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AuditStore } from "../store/types.ts";
+import type { AuditReader } from "../store/types.ts";
 import {
   emptyVerdicts,
   EVALUATION_VERDICTS,
@@ -27,7 +27,7 @@ export interface AgentRow {
 
 /** Builds the agents report. */
 export async function agentsReport(
-  audit: AuditStore,
+  audit: AuditReader,
   params: ReportParams,
 ): Promise<{ agents: AgentRow[] }> {
   const groups = await audit.group(

@@ -8,7 +8,7 @@
  */
 import { isLive, utcDay } from "../core/exceptions.ts";
 import type { RegistryException, RegistrySnapshot } from "../core/types.ts";
-import type { AuditStore } from "../store/types.ts";
+import type { AuditReader } from "../store/types.ts";
 import { EVALUATION_VERDICTS, type ReportParams, windowFilter } from "./params.ts";
 
 /** Evaluations in the window and how many lacked each kind of data. */
@@ -35,7 +35,7 @@ export const EXPIRY_WARNING_DAYS = 14;
 
 /** Counts the window's evaluations and those whose lookups were unavailable. */
 export async function dataAvailability(
-  audit: AuditStore,
+  audit: AuditReader,
   params: ReportParams,
 ): Promise<DataAvailability> {
   const evaluations = { ...windowFilter(params), verdicts: [...EVALUATION_VERDICTS] };

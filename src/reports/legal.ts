@@ -4,7 +4,7 @@
  * @module
  */
 import type { RegistrySnapshot } from "../core/types.ts";
-import type { AuditRow, AuditStore } from "../store/types.ts";
+import type { AuditReader, AuditRow } from "../store/types.ts";
 import {
   type DataAvailability,
   dataAvailability,
@@ -39,7 +39,7 @@ export interface LegalReport {
   exceptions: ExceptionsDue;
 }
 
-async function breakdown(audit: AuditStore, params: ReportParams, license?: string) {
+async function breakdown(audit: AuditReader, params: ReportParams, license?: string) {
   const filter = {
     ...windowFilter(params),
     hasLicense: true,
@@ -63,7 +63,7 @@ async function breakdown(audit: AuditStore, params: ReportParams, license?: stri
 
 /** Builds the legal report from the audit log. */
 export async function legalReport(
-  audit: AuditStore,
+  audit: AuditReader,
   params: ReportParams,
   snapshot: RegistrySnapshot | null = null,
 ): Promise<LegalReport> {

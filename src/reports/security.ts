@@ -5,7 +5,7 @@
  * @module
  */
 import type { RegistrySnapshot } from "../core/types.ts";
-import type { AuditRow, AuditStore } from "../store/types.ts";
+import type { AuditReader, AuditRow } from "../store/types.ts";
 import { type ReportParams, windowFilter } from "./params.ts";
 import {
   type DataAvailability,
@@ -43,7 +43,7 @@ const ALLOWING = new Set(["preferred", "approved", "version-constrained"]);
 
 /** Builds the security report; `snapshot` supplies the registry for hot packages. */
 export async function securityReport(
-  audit: AuditStore,
+  audit: AuditReader,
   params: ReportParams,
   snapshot: RegistrySnapshot | null,
 ): Promise<SecurityReport> {
@@ -56,7 +56,11 @@ export async function securityReport(
       audit.group(denials, ["severity"]),
       audit.group(denials, ["package"]),
       audit.group(denials, ["cve"]),
-      audit.group({ ...window, verdicts: ["PROVISIONALLY_ALLOWED"] }, ["package"]),
+      // Provisional rows from before the package was in the registry are history, not a signal.
+      audit.group(
+        { ...window, verdicts: ["PROVISIONALLY_ALLOWED"], registryKnown: true },
+        ["package"],
+      ),
       // Scanner alerts concern registry packages, not a project: the window applies, the project does not.
       audit.list({ since: window.since, verdicts: ["CVE_ALERT"] }, params.limit),
       dataAvailability(audit, params),

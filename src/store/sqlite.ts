@@ -37,6 +37,8 @@ const GROUP_COLUMNS: Record<AuditGroupKey, string> = {
   severity: `CASE WHEN max_cvss >= 9.0 THEN 'critical' WHEN max_cvss >= 7.0 THEN 'high'
     WHEN max_cvss >= 4.0 THEN 'medium' WHEN max_cvss >= 0.1 THEN 'low' ELSE 'unknown' END`,
   cve: "cve.value",
+  day: "substr(ts, 1, 10)",
+  category: "denial_category",
 };
 
 type Row = Record<string, SQLInputValue>;
@@ -87,6 +89,14 @@ function whereClause(filter: AuditFilter): { sql: string; params: SQLInputValue[
   if (filter.verdicts) inList("verdict", filter.verdicts);
   if (filter.categories) inList("denial_category", filter.categories);
   if (filter.packages) inList("package", filter.packages);
+  if (filter.until) (parts.push("ts < ?"), params.push(filter.until));
+  if (filter.agent_model) (parts.push("agent_model = ?"), params.push(filter.agent_model));
+  if (filter.source) (parts.push("source = ?"), params.push(filter.source));
+  if (filter.registryKnown) parts.push("registry_status IS NOT NULL");
+  if (filter.before) {
+    parts.push("(ts < ? OR (ts = ? AND id < ?))");
+    params.push(filter.before.ts, filter.before.ts, filter.before.id);
+  }
   return { sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "", params };
 }
 

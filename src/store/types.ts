@@ -68,6 +68,14 @@ export interface AuditFilter {
   /** Keep only rows whose data of this kind was unavailable. */
   dataUnavailable?: "vulnerabilities" | "license";
   packages?: string[];
+  /** Exclusive upper bound on `ts` (ISO-8601). */
+  until?: string;
+  agent_model?: string;
+  source?: string;
+  /** Keep only rows recorded while the registry listed the package (`registry_status` set). */
+  registryKnown?: boolean;
+  /** Keyset cursor: only rows after this one in newest-first order. */
+  before?: { ts: string; id: number };
 }
 
 /** Columns audit rows can be grouped by. */
@@ -82,7 +90,11 @@ export type AuditGroupKey =
   /** CVSS band of `max_cvss` (critical, high, medium, low, unknown). */
   | "severity"
   /** One group per CVE id listed in `cve_ids` (a row counts once per id). */
-  | "cve";
+  | "cve"
+  /** The UTC day of `ts` (`YYYY-MM-DD`). */
+  | "day"
+  /** The `denial_category` column. */
+  | "category";
 
 /** One group of an audit aggregation. */
 export interface AuditGroup {
@@ -110,6 +122,9 @@ export interface AuditStore {
   /** The newest scanner alert of a package, if any. */
   lastAlert(pkg: string): Promise<AuditRow | undefined>;
 }
+
+/** The read side of the audit log, all that reports and dashboards need. */
+export type AuditReader = Pick<AuditStore, "list" | "group">;
 
 /** Statuses of an approval request. */
 export type { ApprovalStatus } from "../api/enums.ts";

@@ -100,3 +100,12 @@ Deno.test("the client imports from the server side only src/api and src/core/nam
   ok(files.includes("cli/policy/api_client.ts"), "the client's files were read");
   deepStrictEqual(crossings, []);
 });
+
+Deno.test("dashboards/ does not import src/http; the app does not import dashboards/", async () => {
+  const { local } = await graph("dashboards/routes.tsx");
+  ok(local.includes("dashboards/pages/audit.tsx"), "the graph was read");
+  deepStrictEqual(local.filter((path) => path.startsWith("src/http/")), []);
+  const app = await graph("src/http/app.ts");
+  ok(app.local.includes("src/http/routes/reports.ts"), "the graph was read");
+  deepStrictEqual(app.local.filter((path) => path.startsWith("dashboards/")), []);
+});

@@ -1,0 +1,23 @@
+/**
+ * What the dashboards need from the server: a narrow interface, so the pages
+ * depend on the registry snapshot and the audit log's read side, not on the
+ * HTTP application's dependencies.
+ *
+ * @module
+ */
+import type { RegistrySnapshot } from "../src/core/types.ts";
+import type { AuditReader } from "../src/store/types.ts";
+
+/** Dependencies of the dashboard routes. */
+export interface DashboardDeps {
+  /** The live registry snapshot (read only; only the reload routine swaps it). */
+  registry: { current(): RegistrySnapshot };
+  /** The audit log's read side. */
+  audit: AuditReader;
+  /** Name of the proposer selected at start-up. */
+  proposerName: () => string;
+  /** policyd version. */
+  version: string;
+  /** Clock of the reports and exports. */
+  now: () => Date;
+}

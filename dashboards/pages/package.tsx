@@ -1,0 +1,266 @@
+/**
+ * `/dashboard/package/:name`: one package. Its registry rule and
+ * replacement, the latest decision of every project that asked for it, the
+ * CVEs (linked to OSV) and licence of its latest evaluations, registry
+ * exceptions, its history, and a button to propose a rule.
+ *
+ * @module
+ */
+import type { CompiledRegistry } from "../../src/core/types.ts";
+import type { PackageReport } from "../../src/reports/package.ts";
+import { exceptionsOf } from "../availability.ts";
+import {
+  AuditTable,
+  Badge,
+  Card,
+  categoryLabel,
+  Empty,
+  formatTime,
+  PackageLink,
+  PageHeader,
+  TableWrap,
+  Time,
+} from "../components.tsx";
+import { type Chrome, Layout } from "../layout.tsx";
+
+/** View model of a package page. */
+export interface PackageView {
+  chrome: Chrome;
+  report: PackageReport;
+  proposer: string;
+  /** The live registry, for its exceptions (when the registry has any). */
+  registry: CompiledRegistry;
+}
+
+/** The OSV page of a vulnerability id. */
+export function osvUrl(id: string): string {
+  return `https://osv.dev/vulnerability/${encodeURIComponent(id)}`;
+}
+
+function versions(rule: { min_version?: string; max_version?: string }): string {
+  if (!rule.min_version && !rule.max_version) return "any version";
+  return [
+    rule.min_version ? `≥ ${rule.min_version}` : "",
+    rule.max_version ? `≤ ${rule.max_version}` : "",
+  ].filter(Boolean).join(", ");
+}
+
+function RuleCard(props: { report: PackageReport; proposer: string }) {
+  const { rule, name } = props.report;
+  const propose = `/dashboard/registry?package=${encodeURIComponent(name)}#propose`;
+  return (
+    <Card title="Registry rule" id="rule">
+      {rule
+        ? (
+          <dl class="facts" data-testid="package-rule">
+            <dt>Status</dt>
+            <dd>
+              <Badge kind={rule.status} />
+            </dd>
+            <dt>Versions</dt>
+            <dd>{versions(rule)}</dd>
+            <dt>Reason</dt>
+            <dd>{rule.reason ?? "—"}</dd>
+            <dt>Replacement</dt>
+            <dd data-testid="package-replacement">
+              {rule.replacement ? <PackageLink name={rule.replacement} /> : "—"}
+            </dd>
+          </dl>
+        )
+        : (
+          <p data-testid="package-rule">
+            The registry has no rule for{" "}
+            <code>{name}</code>: evaluations look up its CVEs and licence and answer by policy.
+          </p>
+        )}
+      {props.report.replaces.length
+        ? (
+          <p>
+            Suggested as the replacement of {props.report.replaces.map((n, i) => (
+              <>
+                {i ? ", " : ""}
+                <PackageLink name={n} />
+              </>
+            ))}.
+          </p>
+        )
+        : null}
+      <p class="row">
+        <a class="button" href={propose} data-testid="propose-rule">
+          {rule ? "Propose a rule change" : "Propose a rule"}
+        </a>
+        <span class="muted">Goes through the {props.proposer} proposer in the workshop.</span>
+      </p>
+    </Card>
+  );
+}
+
+function ProjectsCard(props: { report: PackageReport }) {
+  const rows = props.report.projects;
+  return (
+    <Card
+      title="Latest decision per project"
+      id="projects"
+      hint="Every project that asked for this package, with its newest evaluation."
+    >
+      {rows.length
+        ? (
+          <TableWrap label="Latest decision per project">
+            <table class="sortable cards" data-testid="package-projects">
+              <thead>
+                <tr>
+                  <th scope="col">Project</th>
+                  <th scope="col">Verdict</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Version</th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr>
+                    <td data-label="Project">{row.project}</td>
+                    <td data-label="Verdict">
+                      <Badge kind={row.verdict} />
+                    </td>
+                    <td data-label="Category">{categoryLabel(row.denial_category)}</td>
+                    <td data-label="Version">{row.version ?? "any"}</td>
+                    <td data-label="When" data-sort={row.ts}>
+                      <Time iso={row.ts} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )
+        : <Empty>No project has asked for this package yet.</Empty>}
+    </Card>
+  );
+}
+
+function VulnerabilitiesCard(props: { report: PackageReport }) {
+  const { cves } = props.report;
+  return (
+    <Card title="Vulnerabilities" id="cves">
+      {cves.ids.length
+        ? (
+          <>
+            <p class="hint">
+              From the newest evaluation that found any ({formatTime(cves.seen_at)}), highest CVSS
+              {" "}
+              {cves.max_cvss?.toFixed(1) ?? "unknown"}.
+            </p>
+            <ul data-testid="package-cves">
+              {cves.ids.map((id) => (
+                <li>
+                  <a href={osvUrl(id)}>
+                    <code>{id}</code>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </>
+        )
+        : (
+          <Empty>
+            No recorded evaluation listed a vulnerability. Registry-listed packages are not looked
+            up, so this is not a statement that none exist.
+          </Empty>
+        )}
+    </Card>
+  );
+}
+
+function LicenseCard(props: { report: PackageReport }) {
+  const { license } = props.report;
+  return (
+    <Card title="Licence" id="license">
+      {license
+        ? (
+          <dl class="facts" data-testid="package-license">
+            <dt>Licence</dt>
+            <dd>
+              <code>{license.license}</code>
+            </dd>
+            <dt>As published</dt>
+            <dd>{license.license_raw ?? "—"}</dd>
+            <dt>Seen</dt>
+            <dd>{formatTime(license.seen_at)}</dd>
+          </dl>
+        )
+        : (
+          <Empty>
+            No recorded evaluation looked up its licence (registry-listed packages are not looked
+            up).
+          </Empty>
+        )}
+    </Card>
+  );
+}
+
+function ExceptionsOfPackage(props: { registry: CompiledRegistry; name: string }) {
+  // Registry exceptions, when this registry has them (`exceptions: [...]`).
+  const listed = exceptionsOf({
+    exceptions: { expiring: (props.registry as unknown as { exceptions?: unknown }).exceptions },
+  });
+  const mine = (listed?.expiring ?? []).filter((e) => e.package === props.name);
+  return (
+    <Card title="Exceptions" id="exceptions">
+      {mine.length
+        ? (
+          <ul data-testid="package-exceptions">
+            {mine.map((e) => (
+              <li>
+                {e.project ?? "every project"}
+                {e.expires ? `, until ${formatTime(e.expires)}` : ""}
+                {e.reason ? ` — ${e.reason}` : ""}
+              </li>
+            ))}
+          </ul>
+        )
+        : <Empty>The registry grants this package no exception.</Empty>}
+    </Card>
+  );
+}
+
+/** A package page. */
+export function PackagePage(props: { view: PackageView }) {
+  const { chrome, report } = props.view;
+  return (
+    <Layout title={report.name} active="" chrome={chrome}>
+      <PageHeader title={report.name}>
+        {report.rule ? <Badge kind={report.rule.status} /> : <Badge kind="unlisted" />}{" "}
+        {report.total} recorded decisions, {report.projects.length}{" "}
+        {report.projects.length === 1 ? "project" : "projects"}.
+      </PageHeader>
+      <div class="grid">
+        <RuleCard report={report} proposer={props.view.proposer} />
+        <ProjectsCard report={report} />
+      </div>
+      <div class="grid">
+        <VulnerabilitiesCard report={report} />
+        <LicenseCard report={report} />
+        <ExceptionsOfPackage registry={props.view.registry} name={report.name} />
+      </div>
+      <Card title="History" id="history">
+        <AuditTable
+          rows={report.history}
+          caption="Evaluations and scanner alerts of this package, newest first."
+          empty="policyd has no record of this package."
+          testid="package-history"
+          detailed
+        />
+        {report.total > report.history.length
+          ? (
+            <p>
+              <a href={`/dashboard/audit?package=${encodeURIComponent(report.name)}`}>
+                All {report.total} rows in the audit log
+              </a>
+            </p>
+          )
+          : null}
+      </Card>
+    </Layout>
+  );
+}
