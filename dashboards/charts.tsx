@@ -138,7 +138,7 @@ export function StackedDays(props: StackedDaysProps) {
               <thead>
                 <tr>
                   <th scope="col">Day</th>
-                  {series.map((s) => <th scope="col" class="num">{s.label}</th>)}
+                  {series.map((s) => <th key={s.key} scope="col" class="num">{s.label}</th>)}
                   <th scope="col" class="num">Total</th>
                 </tr>
               </thead>
@@ -146,7 +146,7 @@ export function StackedDays(props: StackedDaysProps) {
                 {days.filter((_, i) => sums[i] > 0).map((d) => (
                   <tr>
                     <td>{d.day}</td>
-                    {series.map((s) => <td class="num">{d.values[s.key] ?? 0}</td>)}
+                    {series.map((s) => <td key={s.key} class="num">{d.values[s.key] ?? 0}</td>)}
                     <td class="num">{total(d.values, series)}</td>
                   </tr>
                 ))}

@@ -18,6 +18,7 @@ import {
   registryWebhookRoute,
 } from "./registry.ts";
 import { agentsReportRoute, legalReportRoute, securityReportRoute } from "./reports.ts";
+import { auditRoute } from "./audit.ts";
 import {
   healthRoute,
   openapiRoute,
@@ -35,6 +36,7 @@ export * from "./evaluate.ts";
 export * from "./approvals.ts";
 export * from "./registry.ts";
 export * from "./reports.ts";
+export * from "./audit.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
 
@@ -54,6 +56,7 @@ export const API_ROUTES: readonly RouteContract[] = [
   securityReportRoute,
   legalReportRoute,
   agentsReportRoute,
+  auditRoute,
   healthRoute,
   openapiRoute,
   workflowsMarkdownRoute,

@@ -29,6 +29,7 @@ import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { auditRoutes } from "./routes/audit.ts";
 
 /** Largest accepted request body (SPEC §7). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -161,6 +162,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", proposalRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
+  app.route("/api/v1", auditRoutes(deps));
   for (const mount of deps.extraRoutes ?? []) mount(app);
 
   app.notFound((c) =>

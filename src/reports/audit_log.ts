@@ -6,105 +6,26 @@
  * @module
  */
 import { stringify } from "csv-stringify/sync";
-import { z } from "zod";
-import {
-  type AuditCategory,
-  type AuditFilter,
-  type AuditReader,
-  type AuditRow,
-  CALL_SOURCES,
-} from "../store/types.ts";
+import { type AuditQuery, AuditQuerySchema, encodeCursor } from "../api/audit.ts";
+import type { AuditFilter, AuditReader, AuditRow } from "../store/types.ts";
 import type { QueryIssue } from "./params.ts";
 
-/** Verdicts an audit row can carry (evaluations and scanner alerts). */
-export const AUDIT_VERDICTS = ["ALLOWED", "DENIED", "PROVISIONALLY_ALLOWED", "CVE_ALERT"] as const;
-
-/** Denial categories an audit row can carry (evaluations and scanner alerts). */
-export const AUDIT_CATEGORIES = [
-  "DENIAL_BANNED",
-  "DENIAL_DEPRECATED",
-  "DENIAL_VERSION_CONSTRAINT",
-  "DENIAL_CVE",
-  "DENIAL_LICENSE",
-  "DENIAL_LICENSE_UNKNOWN",
-  "DENIAL_CVE_ALERT",
-] as const satisfies readonly AuditCategory[];
-
-// Fails to type-check when a category is added to the store without being listed above.
-const _everyCategory: Record<AuditCategory, true> = Object.fromEntries(
-  AUDIT_CATEGORIES.map((c) => [c, true]),
-) as Record<typeof AUDIT_CATEGORIES[number], true>;
-
-/** Largest page of `GET /api/v1/audit`. */
-export const MAX_AUDIT_PAGE = 500;
+export {
+  AUDIT_CATEGORIES,
+  AUDIT_VERDICTS,
+  type AuditQuery,
+  decodeCursor,
+  encodeCursor,
+} from "../api/audit.ts";
 
 /** Most rows one export holds. */
 export const MAX_AUDIT_EXPORT = 10_000;
-
-const optionalText = z.string().trim().max(200).optional().transform((v) => v || undefined);
-/** An ISO-8601 instant, or a bare date (`YYYY-MM-DD`, a whole UTC day). */
-const isoInstant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional().or(
-  z.literal("").transform(() => undefined),
-);
-
-/** The audit listing query: every filter narrows the rows. */
-export const auditQuerySchema = z.object({
-  project: optionalText,
-  package: optionalText,
-  verdict: z.enum(AUDIT_VERDICTS).optional().or(z.literal("").transform(() => undefined)),
-  category: z.enum(AUDIT_CATEGORIES).optional().or(z.literal("").transform(() => undefined)),
-  agent_model: optionalText,
-  source: z.enum(CALL_SOURCES).optional().or(z.literal("").transform(() => undefined)),
-  days: z.coerce.number().int().min(1).max(3650).optional().or(
-    z.literal("").transform(() => undefined),
-  ),
-  since: isoInstant,
-  until: isoInstant,
-  limit: z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE).default(50),
-  cursor: z.string().max(200).optional().transform((v, ctx) => {
-    if (!v) return undefined;
-    const decoded = decodeCursor(v);
-    if (!decoded) {
-      ctx.addIssue({ code: "custom", message: "is not a cursor returned by this API" });
-      return z.NEVER;
-    }
-    return decoded;
-  }),
-});
-
-/** A parsed audit query. */
-export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** Result of {@link parseAuditQuery}. */
 export type ParsedAuditQuery = { ok: true; query: AuditQuery } | {
   ok: false;
   errors: QueryIssue[];
 };
-
-/** A position in the newest-first order: the last row of a page. */
-export interface AuditCursor {
-  ts: string;
-  id: number;
-}
-
-/** Encodes a cursor as an opaque URL-safe string. */
-export function encodeCursor(cursor: AuditCursor): string {
-  return btoa(`${cursor.ts}|${cursor.id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
-}
-
-/** Decodes {@link encodeCursor}'s output; null when it is not one. */
-export function decodeCursor(text: string): AuditCursor | null {
-  try {
-    const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const match = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|(\d{1,15})$/.exec(plain);
-    return match ? { ts: match[1], id: Number(match[2]) } : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Parses the audit query. `headerProject` (the `X-Policy-Project` header) is
@@ -121,7 +42,9 @@ export function parseAuditQuery(
   raw: Record<string, string>,
   headerProject: string | null = null,
 ): ParsedAuditQuery {
-  const parsed = auditQuerySchema.safeParse(raw);
+  // An empty field of the dashboard's GET form means "no filter".
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v.trim() !== ""));
+  const parsed = AuditQuerySchema.safeParse(given);
   if (!parsed.success) {
     return {
       ok: false,

@@ -152,6 +152,10 @@ Deno.test("real answers parse with the contracts' response schemas", async (t) =
         await check("get", `/api/v1/reports/${report}`, `/api/v1/reports/${report}?days=7`);
       }
       await check("get", "/api/v1/health", "/api/v1/health");
+      const page = await check("get", "/api/v1/audit", "/api/v1/audit?limit=1&verdict=DENIED");
+      assert.ok(page.next_cursor);
+      await check("get", "/api/v1/audit", `/api/v1/audit?limit=1&cursor=${page.next_cursor}`);
+      await check("get", "/api/v1/audit", "/api/v1/audit?cursor=nonsense");
     });
     await t.step("errors are problem documents", async () => {
       const res = await fetch(`${server.url}/api/v1/evaluate?package=no%20such`);
