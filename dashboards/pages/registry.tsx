@@ -56,6 +56,14 @@ export function RegistryPage(props: { view: RegistryView }) {
           </select>
           <button type="button" class="secondary" id="pending-refresh">Refresh</button>
         </div>
+        <div
+          id="pending-result"
+          class="notice"
+          role="status"
+          aria-live="polite"
+          data-testid="pending-result"
+        >
+        </div>
         <div id="pending-body" data-testid="pending-body">
           <Loading />
         </div>
@@ -142,6 +150,14 @@ export function RegistryPage(props: { view: RegistryView }) {
             role="status"
             aria-live="polite"
             data-testid="import-result"
+          >
+          </div>
+          <div
+            id="import-propose-result"
+            class="notice"
+            role="status"
+            aria-live="polite"
+            data-testid="import-propose-result"
           >
           </div>
         </Card>

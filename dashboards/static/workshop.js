@@ -43,11 +43,24 @@
     target.replaceChildren(...children);
   }
 
+  // Absolute file paths of the server are not the reader's business: name the file instead.
+  function scrubPaths(text) {
+    return String(text || "").replace(
+      /(?:[A-Za-z]:)?(?:\/[\w.@+~-]+){2,}\/?/g,
+      "the registry file",
+    );
+  }
+
   function errorList(errors) {
     return el(
       "ul",
       {},
-      errors.map((e) => el("li", {}, el("code", { text: e.path }), ": " + e.message)),
+      errors.map((e) => {
+        const where = e.line !== undefined && !/^line \d/.test(e.path)
+          ? el("span", { class: "muted", text: " (line " + e.line + ", column " + e.column + ")" })
+          : "";
+        return el("li", {}, el("code", { text: e.path }), where, ": " + scrubPaths(e.message));
+      }),
     );
   }
 
@@ -81,16 +94,24 @@
       : date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
   }
 
-  function table(headers, rows, testid) {
+  // A sortable table; on a phone it becomes cards (each cell labelled by its header).
+  function table(headers, rows, testid, label) {
+    for (const row of rows) {
+      [...row.children].forEach((cell, i) => {
+        if (headers[i]) cell.setAttribute("data-label", headers[i]);
+      });
+    }
+    const node = el(
+      "table",
+      { "data-testid": testid, class: "sortable cards" },
+      el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col", text: h })))),
+      el("tbody", {}, rows),
+    );
+    if (globalThis.policydSortable) globalThis.policydSortable(node);
     return el(
       "div",
-      { class: "table-wrap" },
-      el(
-        "table",
-        { "data-testid": testid },
-        el("thead", {}, el("tr", {}, headers.map((h) => el("th", { scope: "col", text: h })))),
-        el("tbody", {}, rows),
-      ),
+      { class: "table-wrap", tabindex: "0", role: "region", "aria-label": label },
+      node,
     );
   }
 
@@ -179,7 +200,15 @@
       el(
         "tr",
         { "data-package": rule.name },
-        el("td", {}, el("code", { text: rule.name })),
+        el(
+          "td",
+          {},
+          el(
+            "a",
+            { href: "/dashboard/package/" + encodeURIComponent(rule.name) },
+            el("code", { text: rule.name }),
+          ),
+        ),
         el("td", {}, badge(rule.status)),
         el("td", { text: versionRange(rule) }),
         el("td", { text: rule.reason || "" }),
@@ -198,7 +227,12 @@
       )
     );
     $("registry-body").replaceChildren(
-      table(["Package", "Status", "Versions", "Reason", "Replacement", ""], rows, "registry-table"),
+      table(
+        ["Package", "Status", "Versions", "Reason", "Replacement", ""],
+        rows,
+        "registry-table",
+        "Live registry",
+      ),
     );
   }
 
@@ -250,6 +284,7 @@
             propose(
               { name, status, ...(item.rationale ? { reason: item.rationale.slice(0, 300) } : {}) },
               event.currentTarget,
+              $("pending-result"),
             ),
         });
       const viaForm = (status, label) =>
@@ -264,7 +299,15 @@
       return el(
         "tr",
         { "data-package": name },
-        el("td", {}, el("code", { text: name })),
+        el(
+          "td",
+          {},
+          el(
+            "a",
+            { href: "/dashboard/package/" + encodeURIComponent(name) },
+            el("code", { text: name }),
+          ),
+        ),
         el("td", {}, badge(item.reason)),
         el("td", { class: "num", text: item.count }),
         el("td", { text: (item.projects || []).join(", ") }),
@@ -299,7 +342,7 @@
       headers.splice(5, 1);
       for (const row of rows) row.children[5].remove();
     }
-    $("pending-body").replaceChildren(table(headers, rows, "pending-table"));
+    $("pending-body").replaceChildren(table(headers, rows, "pending-table", "Pending review"));
   }
 
   // ---- proposals ----
@@ -334,8 +377,9 @@
     return rule;
   }
 
-  async function propose(rule, button) {
-    const target = $("proposal-result");
+  // Proposes a rule; the outcome is shown in `target`, next to the control that asked.
+  async function propose(rule, button, target) {
+    target = target || $("proposal-result");
     if (button) button.disabled = true;
     notice(
       target,
@@ -350,34 +394,42 @@
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ rule, context: { source: "operator" } }),
       });
-      await showResult(rule, data.result || {});
+      await showResult(rule, data.result || {}, target);
     } catch (error) {
       notice(
         target,
         "error",
-        "The proposal was rejected: " + error.message,
+        "The proposal was rejected: " + scrubPaths(error.message),
         error.errors && error.errors.length ? errorList(error.errors) : "",
       );
     } finally {
-      if (button) button.disabled = false;
+      if (button && button.isConnected) button.disabled = false;
+      target.scrollIntoView({ behavior: "smooth", block: "nearest" });
     }
   }
 
-  async function showResult(rule, result) {
-    const target = $("proposal-result");
+  async function showResult(rule, result, target) {
     const status = result.status || "unknown";
     const head = [badge(status), " ", el("code", { text: rule.name }), " → " + rule.status + ". "];
-    const detail = result.detail ? el("div", { class: "muted", text: result.detail }) : "";
+    const detail = result.detail && status !== "applied"
+      ? el("div", { class: "muted", text: scrubPaths(result.detail) })
+      : "";
     if (status === "applied") {
       state.proposed.delete(rule.name);
+      const before = state.registry ? state.registry.version : null;
       await Promise.all([loadRegistry(), loadPending()]);
+      const after = state.registry ? state.registry.version : "unknown";
       notice(
         target,
         "ok",
         ...head,
-        "The rule is live: evaluations see it now (registry version " + state.registry.version +
-          ").",
-        detail,
+        "The rule is live: evaluations see it now. Registry version ",
+        el("code", { "data-testid": "new-registry-version", text: after }),
+        before && before !== after
+          ? el("span", { class: "muted", text: " (was " + before + ")" })
+          : "",
+        before === after ? " (unchanged: the registry already had this rule)" : "",
+        ".",
       );
     } else if (status === "opened" || status === "amended") {
       rememberProposed(rule);
@@ -403,9 +455,14 @@
         detail,
       );
     } else if (status === "failed") {
-      notice(target, "error", ...head, "The proposer failed: " + (result.detail || "no detail"));
+      notice(
+        target,
+        "error",
+        ...head,
+        "The proposer failed: " + scrubPaths(result.detail || "no detail"),
+      );
     } else {
-      notice(target, "info", ...head, result.detail || "");
+      notice(target, "info", ...head, scrubPaths(result.detail || ""));
     }
   }
 
@@ -449,7 +506,7 @@
         target,
         "error",
         el("strong", { text: "The document is invalid. " }),
-        error.errors && error.errors.length ? "" : error.message,
+        error.errors && error.errors.length ? "" : scrubPaths(error.message),
         error.errors && error.errors.length ? errorList(error.errors) : "",
       );
       return;
@@ -550,7 +607,7 @@
       for (const k of ["reason", "replacement", "min_version", "max_version"]) {
         if (rule[k]) clean[k] = rule[k];
       }
-      await propose(clean, null);
+      await propose(clean, null, $("import-propose-result"));
     }
     state.importedRules = [];
   }
@@ -580,6 +637,13 @@
     $("import-file").addEventListener("change", readFile);
     document.body.dataset.ready = "loading";
     Promise.all([loadHealth(), loadRegistry(), loadPending()]).finally(() => {
+      // `?package=name` (from a package page) opens the form for that package.
+      const wanted = new URLSearchParams(location.search).get("package");
+      if (wanted) {
+        const live = state.registry &&
+          state.registry.packages.find((rule) => rule.name === wanted.toLowerCase());
+        fillForm(live || { name: wanted, status: "approved" });
+      }
       document.body.dataset.ready = "true";
     });
   });

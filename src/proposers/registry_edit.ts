@@ -111,6 +111,9 @@ export function upsertRule(source: string | null, proposed: ProposedRule): EditO
     packages.flow = false;
   }
   if (!changed) return { ok: true, text: original, changed: false, rule };
+  // An authored `version` would survive the edit and name two different registries; without
+  // it, compiling gives the edited document a fresh content-hash version (as the YAML export does).
+  doc.delete("version");
 
   const text = doc.toString({ lineWidth: 0 });
   const reparsed = parseYaml(text);

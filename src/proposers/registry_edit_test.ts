@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { upsertRule } from "./registry_edit.ts";
+import { compileRegistry } from "../registry/compile.ts";
 
 const SOURCE = `# the team's registry
 policies:
@@ -71,4 +72,18 @@ Deno.test("upsertRule() rejects a registry the merge would leave invalid", () =>
   assert.equal(!edit.ok && edit.where, "registry");
   const notYaml = upsertRule("packages: [", { name: "b", status: "approved" });
   assert.equal(notYaml.ok, false);
+});
+
+Deno.test("upsertRule() drops an authored version so the compiled version changes", async () => {
+  const source = 'version: "2026.11.21"\npackages:\n  - name: six\n    status: approved\n';
+  const edit = upsertRule(source, { name: "flask", status: "preferred" });
+  assert.ok(edit.ok && edit.changed);
+  assert.doesNotMatch(edit.text, /version: "2026/);
+  const before = await compileRegistry(source);
+  const after = await compileRegistry(edit.text);
+  assert.ok(before.ok && after.ok);
+  assert.equal(before.registry.version, "2026.11.21");
+  assert.match(after.registry.version, /^sha256:/);
+  const same = upsertRule(source, { name: "six", status: "approved" });
+  assert.ok(same.ok && !same.changed && same.text === source);
 });

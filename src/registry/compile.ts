@@ -6,7 +6,7 @@
  */
 import type { CompiledRegistry, RegistrySnapshot } from "../core/types.ts";
 import { validateRegistry, type ValidationError } from "./schema.ts";
-import { parseYaml } from "./yaml.ts";
+import { locateErrors, parseYaml } from "./yaml.ts";
 
 /** Result of compiling: the registry (and its source hash) or errors. */
 export type Compiled =
@@ -36,7 +36,7 @@ export async function compileRegistry(text: string, now: Date = new Date()): Pro
   const parsed = parseYaml(text);
   if (!parsed.ok) return parsed;
   const validated = validateRegistry(parsed.value);
-  if (!validated.ok) return validated;
+  if (!validated.ok) return { ok: false, errors: locateErrors(text, validated.errors) };
   const doc = validated.value;
   const packages = doc.packages.map(stripUndefined).sort((a, b) => a.name.localeCompare(b.name));
   const contentHash = await sha256Hex(text);

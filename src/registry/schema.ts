@@ -157,6 +157,10 @@ export type ValidatedRule = z.infer<typeof packageRuleSchema>;
 export interface ValidationError {
   path: string;
   message: string;
+  /** 1-based line of the offending node in a YAML source, when known. */
+  line?: number;
+  /** 1-based column of the offending node in a YAML source, when known. */
+  column?: number;
 }
 
 /** Formats a zod path as `packages[3].status`. */
