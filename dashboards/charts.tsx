@@ -23,9 +23,10 @@ export interface StackedDaysProps {
   days: Array<{ day: string; values: Record<string, number> }>;
   /** What a bar counts, for the description ("evaluations"). */
   unit: string;
+  /** Drawn for a full-width card (else for a half-width one), so its text keeps its size. */
+  wide?: boolean;
 }
 
-const WIDTH = 720;
 const HEIGHT = 200;
 const PAD = { top: 10, right: 8, bottom: 24, left: 36 };
 
@@ -44,9 +45,11 @@ function total(values: Record<string, number>, series: Series[]): number {
 /** A stacked column chart with one column per day, plus its data table. */
 export function StackedDays(props: StackedDaysProps) {
   const { series, days } = props;
+  const WIDTH = props.wide ? 960 : 480;
   const sums = days.map((d) => total(d.values, series));
   const grand = sums.reduce((a, b) => a + b, 0);
   const top = niceMax(Math.max(0, ...sums));
+  const ticks = Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top];
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, days.length);
@@ -64,19 +67,18 @@ export function StackedDays(props: StackedDaysProps) {
       series.map((s) => `${s.label} ${days.reduce((n, d) => n + (d.values[s.key] ?? 0), 0)}`)
         .join(", ") +
       (busiest ? `. Busiest day ${busiest.day} with ${busiest.n}.` : ".");
-  const labelEvery = Math.max(1, Math.ceil(days.length / 8));
+  const labelEvery = Math.max(1, Math.ceil(days.length / (props.wide ? 12 : 6)));
   return (
     <figure class="chart" id={props.id}>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
         aria-labelledby={`${props.id}-title ${props.id}-desc`}
-        preserveAspectRatio="none"
         class="chart-svg"
       >
         <title id={`${props.id}-title`}>{props.title}</title>
         <desc id={`${props.id}-desc`}>{description}</desc>
-        {[0, top / 2, top].map((tick) => (
+        {ticks.map((tick) => (
           <g class="tick">
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
             <text x={PAD.left - 6} y={y(tick) + 4} text-anchor="end">{String(tick)}</text>
@@ -104,7 +106,7 @@ export function StackedDays(props: StackedDaysProps) {
                 base += value;
                 return rect;
               })}
-              {i % labelEvery === 0 || i === days.length - 1
+              {(days.length - 1 - i) % labelEvery === 0
                 ? (
                   <text
                     class="day"

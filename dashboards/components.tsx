@@ -232,13 +232,13 @@ export const CATEGORY_LABELS: Record<string, string> = {
 
 /** CSS kinds (chart and bar colours) of the denial categories. */
 export const CATEGORY_KINDS: Record<string, string> = {
-  DENIAL_BANNED: "banned",
-  DENIAL_DEPRECATED: "deprecated",
-  DENIAL_VERSION_CONSTRAINT: "version-constrained",
-  DENIAL_CVE: "critical",
-  DENIAL_LICENSE: "license",
-  DENIAL_LICENSE_UNKNOWN: "unknown",
-  DENIAL_CVE_ALERT: "CVE_ALERT",
+  DENIAL_BANNED: "cat-banned",
+  DENIAL_DEPRECATED: "cat-deprecated",
+  DENIAL_VERSION_CONSTRAINT: "cat-version",
+  DENIAL_CVE: "cat-cve",
+  DENIAL_LICENSE: "cat-license",
+  DENIAL_LICENSE_UNKNOWN: "cat-unknown",
+  DENIAL_CVE_ALERT: "cat-alert",
 };
 
 /** The label of a denial category (or "—"). */

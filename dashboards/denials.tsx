@@ -12,7 +12,6 @@ import {
   CATEGORY_KINDS,
   CATEGORY_LABELS,
   Empty,
-  formatTime,
   PackageLink,
   TableWrap,
 } from "./components.tsx";
@@ -37,7 +36,11 @@ export function CategoryBars(
 
 /** Denials per day, stacked by category. */
 export function DenialsPerDay(
-  props: { activity: ActivityReport; categories?: readonly EvaluationDenialCategory[] },
+  props: {
+    activity: ActivityReport;
+    categories?: readonly EvaluationDenialCategory[];
+    wide?: boolean;
+  },
 ) {
   const categories = props.categories ??
     props.activity.top_denied.map((t) => t.category);
@@ -46,6 +49,7 @@ export function DenialsPerDay(
       id={`denials-per-day-${categories.length}`}
       title="Denials per day by category"
       unit="denials"
+      wide={props.wide}
       series={categories.map((c) => ({
         key: c,
         label: CATEGORY_LABELS[c],
@@ -78,7 +82,6 @@ export function TopDenied(
             <th scope="col">Package</th>
             <th scope="col" class="num">Denials</th>
             <th scope="col">Projects</th>
-            <th scope="col">Last</th>
           </tr>
         </thead>
         <tbody>
@@ -89,7 +92,6 @@ export function TopDenied(
               </td>
               <td class="num">{p.denials}</td>
               <td>{p.projects.join(", ")}</td>
-              <td data-sort={p.last_ts}>{formatTime(p.last_ts)}</td>
             </tr>
           ))}
         </tbody>

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isValidName } from "../../src/core/names.ts";
 import type { CompiledRegistry } from "../../src/core/types.ts";
 import type { PackageReport } from "../../src/reports/package.ts";
 import { exceptionsOf } from "../availability.ts";
@@ -63,7 +64,11 @@ function RuleCard(props: { report: PackageReport; proposer: string }) {
             <dd>{rule.reason ?? "—"}</dd>
             <dt>Replacement</dt>
             <dd data-testid="package-replacement">
-              {rule.replacement ? <PackageLink name={rule.replacement} /> : "—"}
+              {rule.replacement
+                ? isValidName(rule.replacement)
+                  ? <PackageLink name={rule.replacement} />
+                  : rule.replacement
+                : "—"}
             </dd>
           </dl>
         )

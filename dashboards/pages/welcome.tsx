@@ -90,6 +90,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
           id="evaluations-chart"
           title="Evaluations per day by verdict"
           unit="evaluations"
+          wide
           series={[
             { key: "ALLOWED", label: "Allowed", kind: "ALLOWED" },
             { key: "PROVISIONALLY_ALLOWED", label: "Provisional", kind: "PROVISIONALLY_ALLOWED" },
@@ -103,7 +104,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
       </Card>
 
       <Card title="Denials per day" id="denials-per-day">
-        <DenialsPerDay activity={a} />
+        <DenialsPerDay activity={a} wide />
       </Card>
 
       <Card

@@ -5,8 +5,10 @@
  *
  * @module
  */
+import { join } from "node:path";
 import type { LicenseFacts, VulnerabilityFacts } from "../../src/core/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "../../src/lookups/types.ts";
+import { REPO_ROOT } from "../helpers/cli.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const ALL_VERSIONS = [{ versions: [], ranges: [{ events: [{ introduced: "0" }] }] }];
@@ -47,13 +49,72 @@ export const fakeLicenses: LicenseSource = {
   },
 };
 
-/** Starts policyd with the fake lookups; `env` adds settings. */
-export function startDashboardServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** A settable clock for the server: audit rows and report windows follow it. */
+export interface TestClock {
+  now: Date;
+}
+
+/** Starts policyd with the fake lookups; `env` adds settings, `clock` sets its time. */
+export function startDashboardServer(
+  env: Record<string, string> = {},
+  clock?: TestClock,
+): Promise<TestServer> {
   return startTestServer({
     // Point the real upstream URLs at a closed loopback port too, in case lookups get wired from settings.
     env: { OSV_API_URL: "http://127.0.0.1:9", PYPI_URL: "http://127.0.0.1:9", ...env },
-    build: { lookups: { vulnerabilities: fakeVulnerabilities, licenses: fakeLicenses } },
+    build: {
+      lookups: { vulnerabilities: fakeVulnerabilities, licenses: fakeLicenses },
+      ...(clock ? { now: () => new Date(clock.now) } : {}),
+    },
   });
+}
+
+/** The packages of the history, with how a project asks for them. */
+const HISTORY_CALLS: Array<[pkg: string, version?: string]> = [
+  ["httpx"],
+  ["flask"],
+  ["numpy"],
+  ["pydantic"],
+  ["pycrypto"],
+  ["nose"],
+  ["pyyaml", "5.3"],
+  ["vulnlib", "1.0"],
+  ["gpllib"],
+  ["mysterylib"],
+  ["six"],
+  ["click"],
+];
+
+const PROJECTS = ["web", "api", "data"];
+const AGENTS: Array<[string, string] | undefined> = [
+  ["claude-code", "1.0"],
+  ["cursor", "0.9"],
+  undefined,
+];
+
+/**
+ * Writes about 50 evaluations over the 14 days before `clock.now` through the
+ * real evaluate API (three projects, three agents, every verdict and denial
+ * category), then sets the clock back.
+ */
+export async function seedHistory(server: TestServer, clock: TestClock): Promise<number> {
+  const end = clock.now;
+  let written = 0;
+  for (let day = 13; day >= 0; day--) {
+    const calls = 2 + ((day * 7) % 4); // 2–5 a day, in a fixed pattern
+    for (let i = 0; i < calls; i++) {
+      const [pkg, version] = HISTORY_CALLS[(day * 5 + i * 3) % HISTORY_CALLS.length];
+      clock.now = new Date(end.getTime() - day * 86_400_000 - (i + 1) * 3_600_000);
+      await evaluate(server, pkg, {
+        version,
+        project: PROJECTS[(day + i) % PROJECTS.length],
+        agent: AGENTS[(day + 2 * i) % AGENTS.length],
+      });
+      written++;
+    }
+  }
+  clock.now = end;
+  return written;
 }
 
 /** Options of {@link evaluate}. */
@@ -128,12 +189,16 @@ export async function seedAudit(server: TestServer): Promise<void> {
   });
 }
 
-/** A temp directory for screenshots (kept after the test, path printed). */
-export async function screenshotDir(): Promise<string> {
-  const fromEnv = Deno.env.get("POLICYD_SCREENSHOT_DIR");
-  if (fromEnv) {
-    await Deno.mkdir(fromEnv, { recursive: true });
-    return fromEnv;
-  }
-  return await Deno.makeTempDir({ prefix: "policyd-screenshots-" });
+/**
+ * The screenshot folder of one suite: `.test-output/screenshots/<suite>/` in
+ * the repository (git-ignored), or `$POLICYD_SCREENSHOT_DIR/<suite>/`. It is
+ * emptied first, so it holds exactly the last run's pictures.
+ */
+export async function screenshotDir(suite: string): Promise<string> {
+  const base = Deno.env.get("POLICYD_SCREENSHOT_DIR") ||
+    join(REPO_ROOT, ".test-output", "screenshots");
+  const dir = join(base, suite);
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir, { recursive: true });
+  return dir;
 }

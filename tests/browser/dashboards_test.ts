@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { launchBrowser, openRecordedPage } from "../helpers/browser.ts";
-import { screenshotDir, seedAudit, startDashboardServer } from "./_seed.ts";
+import {
+  screenshotDir,
+  seedAudit,
+  seedHistory,
+  startDashboardServer,
+  type TestClock,
+} from "./_seed.ts";
 
 /** Asserts that `text` contains `part`, showing the text when not. */
 function includes(text: string, part: string) {
@@ -19,24 +25,103 @@ const options = { sanitizeOps: false, sanitizeResources: false };
 Deno.test("dashboards render live data and stay on loopback", options, async (t) => {
   const server = await startDashboardServer();
   let browser: Browser | undefined;
-  const shots = await screenshotDir();
+  const shots = await screenshotDir("dashboards");
   try {
     browser = await launchBrowser();
     await seedAudit(server);
     const { page, recorder, context } = await openRecordedPage(browser);
     const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
 
-    await t.step("the welcome page shows the live registry version and package count", async () => {
+    await t.step("the overview shows the activity, every category and the registry", async () => {
       const health = await (await fetch(`${server.url}/api/v1/health`)).json();
       await page.goto(`${server.url}/`);
       assert.deepEqual(await text("[data-testid=registry-version]"), health.registry_version);
       assert.deepEqual(await text("[data-testid=package-count]"), String(health.package_count));
+      assert.deepEqual(await text("[data-testid=total-evaluations]"), "6");
+      assert.deepEqual(await text("[data-testid=total-denied]"), "4");
+      assert.deepEqual(await text("[data-testid=total-provisional]"), "2");
+      includes(await text("[data-testid=top-denied-DENIAL_BANNED]"), "pycrypto");
+      includes(await text("[data-testid=top-denied-DENIAL_CVE]"), "vulnlib");
+      includes(await text("[data-testid=top-denied-DENIAL_LICENSE]"), "gpllib");
+      includes(await text("#top-denied"), "No deprecated denial in this window.");
+      includes(await text("[data-testid=recent-decisions]"), "mysterylib");
+      includes(await text("[data-testid=data-availability]"), "Vulnerability data (OSV)");
       includes(await text("main"), `curl '${server.url}/api/v1/evaluate?package=requests'`);
       includes(await text("main"), "policy check requests");
       const nav = await page.locator("nav[aria-label=Dashboards] a").allInnerTexts();
-      assert.deepEqual(nav, ["Overview", "Security", "Legal", "Agents", "Registry workshop"]);
+      assert.deepEqual(nav, [
+        "Overview",
+        "Audit log",
+        "Security",
+        "Legal",
+        "Agents",
+        "Registry workshop",
+      ]);
       assert.deepEqual(await page.locator("a[aria-current=page]").innerText(), "Overview");
-      await page.screenshot({ path: join(shots, "welcome.png"), fullPage: true });
+      // The chart is an image with a text description, and a table of the same numbers.
+      const chart = page.locator("#evaluations-chart svg[role=img]");
+      includes(await chart.locator("desc").innerHTML(), "6 evaluations from");
+      await page.click("#evaluations-chart summary");
+      const totals = await page.locator("#evaluations-chart tbody tr td:last-child")
+        .allInnerTexts();
+      assert.deepEqual(totals.map(Number).reduce((a, b) => a + b, 0), 6);
+      await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
+    });
+
+    await t.step("a package page shows its rule, replacement, projects and history", async () => {
+      await page.goto(`${server.url}/dashboard/package/pycrypto`);
+      includes(await text("[data-testid=package-rule]"), "banned");
+      assert.equal(await text("[data-testid=package-replacement]"), "cryptography");
+      assert.equal(
+        await page.locator("[data-testid=package-replacement] a").getAttribute("href"),
+        "/dashboard/package/cryptography",
+      );
+      includes(await text("[data-testid=package-projects]"), "web");
+      includes(await text("[data-testid=package-history]"), "DENIED");
+      assert.equal(
+        await page.locator("[data-testid=propose-rule]").getAttribute("href"),
+        "/dashboard/registry?package=pycrypto#propose",
+      );
+      await page.screenshot({ path: join(shots, "package-pycrypto.png"), fullPage: true });
+      await page.goto(`${server.url}/dashboard/package/vulnlib`);
+      assert.equal(
+        await page.locator("[data-testid=package-cves] a").getAttribute("href"),
+        "https://osv.dev/vulnerability/CVE-2024-0001",
+      );
+      includes(await text("[data-testid=package-license]"), "MIT");
+      await page.screenshot({ path: join(shots, "package-vulnlib.png"), fullPage: true });
+    });
+
+    await t.step("the audit log filters, sorts and exports exactly the filtered rows", async () => {
+      await page.goto(`${server.url}/dashboard/audit`);
+      includes(await text("[data-testid=audit-summary]"), "of 7 matching");
+      await page.selectOption("#f-verdict", "DENIED");
+      await page.fill("#f-project", "api");
+      await Promise.all([page.waitForURL(/verdict=DENIED/), page.click("form.filters button")]);
+      includes(await text("[data-testid=audit-summary]"), "Rows 1–2 of 2 matching");
+      const packages = async () =>
+        (await page.locator("[data-testid=audit-rows] tbody tr td:nth-child(2)").allInnerTexts())
+          .map((s) => s.trim());
+      assert.deepEqual(await packages(), ["gpllib", "requests"]);
+      await page.click("[data-testid=audit-rows] th button[aria-label='Sort by Package']");
+      assert.deepEqual(await packages(), ["gpllib", "requests"]);
+      await page.click("[data-testid=audit-rows] th button[aria-label='Sort by Package']");
+      assert.deepEqual(await packages(), ["requests", "gpllib"]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click("a:has-text('Export CSV')"),
+      ]);
+      const csv = (await Deno.readTextFile(await download.path())).trim().split("\n");
+      assert.equal(csv.length, 3);
+      assert.ok(csv.slice(1).every((line) => line.includes(",DENIED,") && line.includes(",api,")));
+      const json = await (await fetch(
+        `${server.url}/dashboard/audit/export.json?verdict=DENIED&project=api`,
+      )).json();
+      assert.deepEqual(json.items.map((r: { package: string }) => r.package).sort(), [
+        "gpllib",
+        "requests",
+      ]);
+      await page.screenshot({ path: join(shots, "audit.png"), fullPage: true });
     });
 
     await t.step(
@@ -44,11 +129,21 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       async () => {
         await page.goto(`${server.url}/dashboard/security`);
         assert.deepEqual(await text("[data-testid=total-denials]"), "2");
+        assert.deepEqual(await text("[data-testid=rule-denials]"), "1");
+        includes(await text("[data-testid=top-denied-DENIAL_BANNED]"), "pycrypto");
+        const categories = await text("ul[aria-label='Denials per category']");
+        for (const label of ["Banned", "Deprecated", "Version constraint", "CVE", "Licence"]) {
+          includes(categories, label);
+        }
         const severities = await text("ul[aria-label='Denials per severity']");
         assert.ok(/critical\s+1/.test(severities) && /high\s+1/.test(severities), severities);
         includes(await text("[data-testid=top-packages]"), "vulnlib");
         includes(await text("[data-testid=top-cves]"), "CVE-2024-0001");
         includes(await text("[data-testid=hot-packages]"), "requests");
+        assert.equal(
+          await page.locator("[data-testid=top-cves] a").first().getAttribute("href"),
+          "https://osv.dev/vulnerability/CVE-2023-32681",
+        );
         includes(await text("[data-testid=recent-alerts]"), "jinja2");
         includes(await text("[data-testid=recent-denials]"), "CVE-2023-32681");
         await page.screenshot({ path: join(shots, "security.png"), fullPage: true });
@@ -63,6 +158,8 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         includes(await text("[data-testid=license-breakdown]"), "GPL-3.0-only");
         includes(await text("[data-testid=unknown-license]"), "UNKNOWN");
         includes(await text("[data-testid=recent-denials]"), "gpllib");
+        includes(await text("[data-testid=top-denied-DENIAL_LICENSE]"), "gpllib");
+        assert.ok(!(await text("main")).includes("Every evaluated package"));
         await page.screenshot({ path: join(shots, "legal.png"), fullPage: true });
       },
     );
@@ -112,12 +209,23 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       includes(await text("[role=alert]"), "days");
     });
 
+    await t.step("an unknown dashboard path answers an HTML 404 page", async () => {
+      const response = await page.goto(`${server.url}/dashboard/nowhere`);
+      assert.deepEqual(response?.status(), 404);
+      assert.equal(await page.title(), "Page not found · policyd");
+      includes(await text("[role=alert]"), "/dashboard/nowhere");
+      await page.screenshot({ path: join(shots, "not-found.png") });
+      const icon = await page.request.get(`${server.url}/favicon.ico`);
+      assert.equal(icon.status(), 200);
+      assert.equal(icon.headers()["content-type"], "image/x-icon");
+    });
+
     await t.step("no request left loopback and the pages raised no errors", () => {
       assert.ok(recorder.requests.length > 0);
       assert.deepEqual(recorder.offLoopback, []);
       const origin = new URL(server.url).origin;
       for (const url of recorder.requests) assert.ok(url.startsWith(origin), url);
-      const errors = recorder.errors.filter((e) => !e.includes("status of 400"));
+      const errors = recorder.errors.filter((e) => !/status of 40[04]/.test(e));
       assert.deepEqual(errors, []);
     });
     await context.close();
@@ -127,3 +235,87 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
     await server.close();
   }
 });
+
+Deno.test(
+  "two weeks of history: charts, pages of the audit log, a phone layout",
+  options,
+  async (t) => {
+    const clock: TestClock = { now: new Date("2026-11-21T18:00:00.000Z") };
+    const server = await startDashboardServer({}, clock);
+    let browser: Browser | undefined;
+    const shots = await screenshotDir("history");
+    try {
+      browser = await launchBrowser();
+      const written = await seedHistory(server, clock);
+      const { page, recorder, context } = await openRecordedPage(browser);
+      const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
+
+      await t.step("the overview charts every day of the window", async () => {
+        await page.goto(`${server.url}/?days=14`);
+        assert.equal(await text("[data-testid=total-evaluations]"), String(written));
+        const days = await page.locator("#evaluations-chart svg g rect").count();
+        assert.ok(days >= 14, `${days} bars`);
+        includes(await page.locator("#evaluations-chart desc").innerHTML(), "from 2026-11-08 to");
+        await page.screenshot({ path: join(shots, "overview-history.png"), fullPage: true });
+      });
+
+      await t.step("the audit log pages with its cursor", async () => {
+        await page.goto(`${server.url}/dashboard/audit?limit=20`);
+        includes(await text("[data-testid=audit-summary]"), `Rows 1–20 of ${written} matching`);
+        const first = await page.locator("[data-testid=audit-rows] tbody tr").allInnerTexts();
+        await Promise.all([page.waitForURL(/cursor=/), page.click("[data-testid=next-page]")]);
+        includes(await text("[data-testid=audit-summary]"), `Rows 21–40 of ${written}`);
+        const second = await page.locator("[data-testid=audit-rows] tbody tr").allInnerTexts();
+        assert.equal(second.length, 20);
+        assert.ok(second.every((row) => !first.includes(row)));
+      });
+
+      await t.step("the security and legal pages show every category", async () => {
+        await page.goto(`${server.url}/dashboard/security?days=14`);
+        includes(await text("[data-testid=top-denied-DENIAL_DEPRECATED]"), "nose");
+        includes(await text("[data-testid=top-denied-DENIAL_VERSION_CONSTRAINT]"), "pyyaml");
+        await page.screenshot({ path: join(shots, "security-history.png"), fullPage: true });
+        await page.goto(`${server.url}/dashboard/legal?days=14`);
+        await page.screenshot({ path: join(shots, "legal-history.png"), fullPage: true });
+        await page.goto(`${server.url}/dashboard/agents?days=14`);
+        await page.screenshot({ path: join(shots, "agents-history.png"), fullPage: true });
+      });
+
+      await t.step("on a phone the menu folds away and audit rows become cards", async () => {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.goto(`${server.url}/`);
+        const menu = page.locator("button.menu-toggle");
+        assert.ok(await menu.isVisible());
+        assert.ok(!(await page.locator("nav[aria-label=Dashboards]").isVisible()));
+        await page.screenshot({ path: join(shots, "phone-overview.png") });
+        await page.locator("#top-denied").screenshot({ path: join(shots, "phone-top-denied.png") });
+        await menu.click();
+        assert.equal(await menu.getAttribute("aria-expanded"), "true");
+        assert.ok(await page.locator("nav[aria-label=Dashboards]").isVisible());
+        await page.screenshot({ path: join(shots, "phone-menu.png") });
+        await page.goto(`${server.url}/dashboard/audit?limit=5`);
+        const row = page.locator("[data-testid=audit-rows] tbody tr").first();
+        const box = await row.boundingBox();
+        assert.ok(box && box.width <= 390, JSON.stringify(box));
+        assert.equal(
+          await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"),
+          true,
+          "the audit page does not scroll sideways",
+        );
+        await page.screenshot({ path: join(shots, "phone-audit.png"), fullPage: true });
+        await page.goto(`${server.url}/dashboard/package/pycrypto`);
+        await page.screenshot({ path: join(shots, "phone-package.png"), fullPage: true });
+      });
+
+      await t.step("no request left loopback and the pages raised no errors", () => {
+        assert.deepEqual(recorder.offLoopback, []);
+        assert.deepEqual(recorder.errors, []);
+      });
+      await context.close();
+      console.log(`screenshots: ${shots}`);
+    } finally {
+      await browser?.close();
+      await server.close();
+    }
+  },
+);

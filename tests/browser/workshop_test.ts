@@ -36,7 +36,7 @@ Deno.test(
   async (t) => {
     const server = await startDashboardServer({ REGISTRY_PROPOSER: "local_file" });
     let browser: Browser | undefined;
-    const shots = await screenshotDir();
+    const shots = await screenshotDir("workshop");
     try {
       browser = await launchBrowser();
       await evaluate(server, "six", { project: "web" });
@@ -197,7 +197,9 @@ Deno.test(
       );
       assert.equal((await evaluate(server, "six")).verdict, "PROVISIONALLY_ALLOWED");
       assert.ok(await page.locator("#export-proposals").isVisible());
-      await page.screenshot({ path: join(await screenshotDir(), "registry-log-only.png") });
+      await page.screenshot({
+        path: join(await screenshotDir("workshop-log-only"), "registry-log-only.png"),
+      });
       const yaml = await downloadText(page, "#export-with-proposals");
       const parsed = validateRegistry(parse(yaml));
       assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.errors));
