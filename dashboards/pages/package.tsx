@@ -116,7 +116,6 @@ function ProjectsCard(props: { report: PackageReport }) {
                 <tr>
                   <th scope="col">Project</th>
                   <th scope="col">Verdict</th>
-                  <th scope="col">Category</th>
                   <th scope="col">Version</th>
                   <th scope="col">When</th>
                 </tr>
@@ -127,8 +126,10 @@ function ProjectsCard(props: { report: PackageReport }) {
                     <td data-label="Project">{row.project}</td>
                     <td data-label="Verdict">
                       <Badge kind={row.verdict} />
+                      {row.denial_category
+                        ? <div class="muted">{categoryLabel(row.denial_category)}</div>
+                        : null}
                     </td>
-                    <td data-label="Category">{categoryLabel(row.denial_category)}</td>
                     <td data-label="Version">{row.version ?? "any"}</td>
                     <td data-label="When" data-sort={row.ts}>
                       <Time iso={row.ts} />
@@ -236,8 +237,8 @@ export function PackagePage(props: { view: PackageView }) {
     <Layout title={report.name} active="" chrome={chrome}>
       <PageHeader title={report.name}>
         {report.rule ? <Badge kind={report.rule.status} /> : <Badge kind="unlisted" />}{" "}
-        {report.total} recorded decisions, {report.projects.length}{" "}
-        {report.projects.length === 1 ? "project" : "projects"}.
+        {report.total} recorded {report.total === 1 ? "decision" : "decisions"},{" "}
+        {report.projects.length} {report.projects.length === 1 ? "project" : "projects"}.
       </PageHeader>
       <div class="grid">
         <RuleCard report={report} proposer={props.view.proposer} />

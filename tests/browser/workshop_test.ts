@@ -66,8 +66,20 @@ Deno.test(
         async () => {
           const before = await text("[data-testid=side-registry-version]");
           await page.click("button[aria-label='Approve six']");
-          await page.waitForSelector("[data-testid=proposal-result].ok");
-          includes(await text("[data-testid=proposal-result]"), "applied");
+          // The confirmation appears in the pending card, beside the button that caused it.
+          await page.waitForSelector("[data-testid=pending-result].ok");
+          const confirmation = await text("[data-testid=pending-result]");
+          includes(confirmation, "applied");
+          assert.ok(!confirmation.includes(server.dir), `a server path in: ${confirmation}`);
+          assert.ok(!/\/tmp\/|registry\.yaml/.test(confirmation), confirmation);
+          assert.ok(await page.locator("[data-testid=pending-result]").isVisible());
+          const pendingCard = await page.locator("#pending").boundingBox();
+          const result = await page.locator("[data-testid=pending-result]").boundingBox();
+          assert.ok(pendingCard && result && result.y >= pendingCard.y, "inside the pending card");
+          assert.ok(
+            result.y + result.height <= pendingCard.y + pendingCard.height,
+            "inside the pending card",
+          );
           includes(await text("[data-testid=registry-table] tr[data-package=six]"), "approved");
           assert.equal(
             await page.locator("[data-testid=pending-body] tr[data-package=six]").count(),
@@ -75,6 +87,11 @@ Deno.test(
           );
           const live = await (await fetch(`${server.url}/api/v1/registry`)).json();
           assert.equal(await text("[data-testid=side-registry-version]"), live.version);
+          // The registry version changed, and the confirmation names the new one.
+          assert.notEqual(live.version, before);
+          assert.equal(await text("[data-testid=new-registry-version]"), live.version);
+          includes(confirmation, `was ${before}`);
+          await page.locator("#pending").screenshot({ path: join(shots, "registry-approved.png") });
           includes(
             await text("[data-testid=registry-summary]"),
             `${live.packages.length} packages`,
@@ -118,10 +135,13 @@ Deno.test(
         await page.click("#import-form button[type=submit]");
         await page.waitForSelector("[data-testid=import-result].error");
         includes(await text("[data-testid=import-result]"), "packages[0].status");
+        includes(await text("[data-testid=import-result]"), "(line 3, column 13)");
         await page.fill("#import-text", "packages: [\n");
         await page.click("#import-form button[type=submit]");
         await page.locator("[data-testid=import-result].error", { hasText: "YAML syntax error" })
           .waitFor();
+        includes(await text("[data-testid=import-result]"), "line 2, column 1");
+        await page.locator("#import").screenshot({ path: join(shots, "registry-yaml-error.png") });
       });
 
       await t.step("importing a valid file shows what it would change", async () => {
@@ -155,6 +175,34 @@ Deno.test(
         await page.screenshot({ path: join(shots, "registry-after.png"), fullPage: true });
       });
 
+      await t.step("a package page's button opens the workshop form for that package", async () => {
+        await page.goto(`${server.url}/dashboard/package/nose`);
+        await Promise.all([
+          page.waitForURL(/dashboard\/registry\?package=nose/),
+          page.click("[data-testid=propose-rule]"),
+        ]);
+        await page.waitForSelector("body[data-ready=true]");
+        assert.equal(await page.inputValue("#rule-name"), "nose");
+        assert.equal(await page.inputValue("#rule-status"), "deprecated");
+        assert.equal(await page.inputValue("#rule-replacement"), "pytest");
+        await page.selectOption("#rule-status", "banned");
+        await page.click("#rule-form button[type=submit]");
+        await page.waitForSelector("[data-testid=proposal-result].ok");
+        includes(await text("[data-testid=proposal-result]"), "nose → banned");
+        assert.equal((await evaluate(server, "nose")).denial_category, "DENIAL_BANNED");
+        await page.goto(`${server.url}/dashboard/package/nose`);
+        includes(await text("[data-testid=package-rule]"), "banned");
+        await page.screenshot({ path: join(shots, "package-after-triage.png"), fullPage: true });
+      });
+
+      await t.step("the registry table sorts by a column", async () => {
+        await openWorkshop(page, server.url);
+        await page.click("[data-testid=registry-table] th button[aria-label='Sort by Status']");
+        const statuses = await page.locator("[data-testid=registry-table] tbody td:nth-child(2)")
+          .allInnerTexts();
+        assert.deepEqual(statuses, [...statuses].sort());
+      });
+
       await t.step("no request left loopback and the page raised no script errors", () => {
         assert.deepEqual(recorder.offLoopback, []);
         const origin = new URL(server.url).origin;
@@ -186,8 +234,8 @@ Deno.test(
         (await page.locator("[data-testid=proposer-note]").innerText()).includes("only logged"),
       );
       await page.click("button[aria-label='Prefer six']");
-      await page.waitForSelector("[data-testid=proposal-result].warn");
-      const result = await page.locator("[data-testid=proposal-result]").innerText();
+      await page.waitForSelector("[data-testid=pending-result].warn");
+      const result = await page.locator("[data-testid=pending-result]").innerText();
       includes(result, "logged");
       includes(result, "only logged");
       // The live registry is unchanged: the rule is not live.
