@@ -8,7 +8,7 @@
 import { stringify } from "csv-stringify/sync";
 import { type AuditQuery, AuditQuerySchema, encodeCursor } from "../api/audit.ts";
 import type { AuditFilter, AuditReader, AuditRow } from "../store/types.ts";
-import type { QueryIssue } from "./params.ts";
+import { type QueryIssue, queryIssues } from "./params.ts";
 
 export {
   AUDIT_CATEGORIES,
@@ -46,13 +46,7 @@ export function parseAuditQuery(
   const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v.trim() !== ""));
   const parsed = AuditQuerySchema.safeParse(given);
   if (!parsed.success) {
-    return {
-      ok: false,
-      errors: parsed.error.issues.map((i) => ({
-        path: i.path.join(".") || "(query)",
-        message: i.message,
-      })),
-    };
+    return { ok: false, errors: queryIssues(parsed.error) };
   }
   const query = parsed.data;
   const project = query.project ?? (headerProject?.trim() || undefined);

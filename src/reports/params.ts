@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { z } from "zod";
 import { reportProject, ReportQuerySchema } from "../api/reports.ts";
 import type { AuditFilter } from "../store/types.ts";
 
@@ -33,6 +34,11 @@ export interface QueryIssue {
   message: string;
 }
 
+/** The issues of a failed query parse, one per bad parameter. */
+export function queryIssues(error: z.ZodError): QueryIssue[] {
+  return error.issues.map((i) => ({ path: i.path.join(".") || "(query)", message: i.message }));
+}
+
 /** Result of {@link parseReportQuery}. */
 export type ParsedReportQuery =
   | { ok: true; query: ReportQuery }
@@ -55,13 +61,7 @@ export function parseReportQuery(
 ): ParsedReportQuery {
   const parsed = ReportQuerySchema.safeParse(raw);
   if (!parsed.success) {
-    return {
-      ok: false,
-      errors: parsed.error.issues.map((i) => ({
-        path: i.path.join(".") || "(query)",
-        message: i.message,
-      })),
-    };
+    return { ok: false, errors: queryIssues(parsed.error) };
   }
   const project = reportProject(parsed.data, headerProject);
   const search = new URLSearchParams();
