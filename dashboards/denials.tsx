@@ -6,6 +6,8 @@
  * @module
  */
 import type { ActivityReport, EvaluationDenialCategory } from "../src/reports/activity.ts";
+import type { DataAvailability } from "../src/reports/data_availability.ts";
+import { emptyText } from "./data_banner.tsx";
 import { StackedDays } from "./charts.tsx";
 import {
   Bars,
@@ -60,19 +62,38 @@ export function DenialsPerDay(
   );
 }
 
-/** The most denied packages of one category, or an honest empty line. */
+/** What an empty category says; categories that rest on upstream data name it. */
+const EMPTY: Record<EvaluationDenialCategory, [string, "vulnerabilities" | "license" | null]> = {
+  DENIAL_BANNED: ["No banned package was asked for in this window.", null],
+  DENIAL_DEPRECATED: ["No deprecated package was asked for in this window.", null],
+  DENIAL_VERSION_CONSTRAINT: ["No version outside a registry range was asked for.", null],
+  DENIAL_CVE: ["No CVE denials in this window.", "vulnerabilities"],
+  DENIAL_LICENSE: ["No license denials in this window.", "license"],
+  DENIAL_LICENSE_UNKNOWN: ["No unknown-license denials in this window.", "license"],
+  DENIAL_DATA_UNAVAILABLE: ["No evaluation was denied for missing upstream data.", null],
+};
+
+/**
+ * The most denied packages of one category, or an honest empty line: with
+ * `availability`, a category that rests on upstream data never claims an
+ * all-clear over evaluations that lacked it.
+ */
 export function TopDenied(
   props: {
     activity: ActivityReport;
     category: EvaluationDenialCategory;
-    /** Shown when the category had no denial. */
-    empty?: string;
+    availability?: DataAvailability;
   },
 ) {
   const entry = props.activity.top_denied.find((t) => t.category === props.category);
   const label = CATEGORY_LABELS[props.category];
   if (!entry || entry.packages.length === 0) {
-    return <Empty>{props.empty ?? `No ${label.toLowerCase()} denial in this window.`}</Empty>;
+    const [sentence, kind] = EMPTY[props.category];
+    return (
+      <Empty>
+        {kind && props.availability ? emptyText(props.availability, kind, sentence) : sentence}
+      </Empty>
+    );
   }
   return (
     <TableWrap label={`Most denied packages: ${label}`}>

@@ -7,7 +7,6 @@
 import type { ActivityReport } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
 import type { ReportQuery, VerdictCounts } from "../../src/reports/params.ts";
-import { availabilityOf } from "../availability.ts";
 import {
   AuditTable,
   Bars,
@@ -18,7 +17,7 @@ import {
   Stats,
   TableWrap,
 } from "../components.tsx";
-import { ExceptionsCard, UnavailableBanner, unavailableCount } from "../data_state.tsx";
+import { DataBanner, emptyText } from "../data_banner.tsx";
 import { CategoryBars, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
@@ -67,16 +66,8 @@ function LicenseTable(
 /** The legal report page. */
 export function LegalPage(props: { view: LegalView }) {
   const { chrome, query, report, activity } = props.view;
-  const data = availabilityOf(report);
-  const missing = unavailableCount(data, "license");
-  const caveat = missing > 0
-    ? ` Licence data was missing for ${missing} evaluations, so this is not an all-clear.`
-    : "";
+  const clear = (sentence: string) => emptyText(report.data_availability, "license", sentence);
   const scope = query.project ? `project ${query.project}` : "all projects";
-  const unknownCount = report.unknown_license.reduce(
-    (n, r) => n + r.verdicts.ALLOWED + r.verdicts.DENIED + r.verdicts.PROVISIONALLY_ALLOWED,
-    0,
-  );
   return (
     <Layout title="Legal" active="/dashboard/legal" chrome={chrome}>
       <PageHeader title="Legal report">
@@ -87,20 +78,26 @@ export function LegalPage(props: { view: LegalView }) {
         mix.
       </PageHeader>
       <ReportFilters action="/dashboard/legal" query={query} apiPath="/api/v1/reports/legal" />
-      <UnavailableBanner data={data} kind="license" />
+      <DataBanner
+        availability={report.data_availability}
+        exceptions={report.exceptions}
+        kind="license"
+      />
       <Stats
         items={[
           { label: "License denials", value: report.total_denials, testid: "total-denials" },
           { label: "Licenses seen", value: report.license_breakdown.length },
-          { label: "Evaluations with unknown license", value: unknownCount },
+          {
+            label: "Evaluations with unknown license",
+            value: report.unknown_licenses,
+            testid: "unknown-licenses",
+          },
+          {
+            label: "Evaluations without license data",
+            value: report.license_unavailable,
+            testid: "license-unavailable",
+          },
           { label: "Projects with denials", value: report.top_projects.length },
-          ...(data
-            ? [{
-              label: "Evaluations without licence data",
-              value: missing,
-              testid: "license-unavailable",
-            }]
-            : []),
         ]}
       />
       <div class="grid">
@@ -108,16 +105,24 @@ export function LegalPage(props: { view: LegalView }) {
           <CategoryBars activity={activity} />
         </Card>
         <Card title="Most denied for their licence">
-          <TopDenied activity={activity} category="DENIAL_LICENSE" />
+          <TopDenied
+            activity={activity}
+            category="DENIAL_LICENSE"
+            availability={report.data_availability}
+          />
           <h3>Unknown licence</h3>
-          <TopDenied activity={activity} category="DENIAL_LICENSE_UNKNOWN" />
+          <TopDenied
+            activity={activity}
+            category="DENIAL_LICENSE_UNKNOWN"
+            availability={report.data_availability}
+          />
         </Card>
       </div>
       <div class="grid">
         <Card title="License breakdown" hint="Evaluations per normalised license and verdict.">
           {report.license_breakdown.length
             ? <LicenseTable rows={report.license_breakdown} testid="license-breakdown" />
-            : <Empty>No evaluation in this window recorded a license.{caveat}</Empty>}
+            : <Empty>{clear("No evaluation in this window recorded a license.")}</Empty>}
         </Card>
         <Card title="Top projects" hint="Ranked by license-driven denials.">
           {report.top_projects.length
@@ -138,7 +143,9 @@ export function LegalPage(props: { view: LegalView }) {
           ? <LicenseTable rows={report.unknown_license} testid="unknown-license" />
           : (
             <Empty>
-              No evaluation in this window recorded a license that could not be normalised.{caveat}
+              {clear(
+                "No evaluation in this window recorded a license that could not be normalised.",
+              )}
             </Empty>
           )}
       </Card>
@@ -146,11 +153,10 @@ export function LegalPage(props: { view: LegalView }) {
         <AuditTable
           rows={report.recent_denials}
           caption="License-driven denials (denied or unknown license), newest first."
-          empty={`No license denial in this window.${caveat}`}
+          empty={clear("No license denials in this window.")}
           testid="recent-denials"
         />
       </Card>
-      <ExceptionsCard report={report} />
     </Layout>
   );
 }

@@ -9,7 +9,6 @@
 import { isValidName } from "../../src/core/names.ts";
 import type { CompiledRegistry } from "../../src/core/types.ts";
 import type { PackageReport } from "../../src/reports/package.ts";
-import { exceptionsOf } from "../availability.ts";
 import {
   AuditTable,
   Badge,
@@ -206,11 +205,7 @@ function LicenseCard(props: { report: PackageReport }) {
 }
 
 function ExceptionsOfPackage(props: { registry: CompiledRegistry; name: string }) {
-  // Registry exceptions, when this registry has them (`exceptions: [...]`).
-  const listed = exceptionsOf({
-    exceptions: { expiring: (props.registry as unknown as { exceptions?: unknown }).exceptions },
-  });
-  const mine = (listed?.expiring ?? []).filter((e) => e.package === props.name);
+  const mine = props.registry.exceptions.filter((e) => e.package === props.name);
   return (
     <Card title="Exceptions" id="exceptions">
       {mine.length
@@ -218,8 +213,11 @@ function ExceptionsOfPackage(props: { registry: CompiledRegistry; name: string }
           <ul data-testid="package-exceptions">
             {mine.map((e) => (
               <li>
-                {e.project ?? "every project"}
-                {e.expires ? `, until ${formatTime(e.expires)}` : ""}
+                {[
+                  ...(e.vulnerabilities ?? []),
+                  ...(e.licenses ?? []).map((l) => `licence ${l}`),
+                ].join(", ")}
+                {e.versions ? ` (versions ${e.versions})` : ""} until {e.expires}
                 {e.reason ? ` — ${e.reason}` : ""}
               </li>
             ))}

@@ -7,7 +7,6 @@
 import type { ActivityReport } from "../../src/reports/activity.ts";
 import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
-import { availabilityOf } from "../availability.ts";
 import {
   AuditTable,
   Badge,
@@ -20,7 +19,7 @@ import {
   Stats,
   TableWrap,
 } from "../components.tsx";
-import { ExceptionsCard, UnavailableBanner, unavailableCount } from "../data_state.tsx";
+import { DataBanner, emptyText } from "../data_banner.tsx";
 import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
@@ -46,11 +45,8 @@ const SEVERITIES = ["critical", "high", "medium", "low", "unknown"] as const;
 export function SecurityPage(props: { view: SecurityView }) {
   const { chrome, query, report, activity } = props.view;
   const scope = query.project ? `project ${query.project}` : "all projects";
-  const data = availabilityOf(report);
-  const missing = unavailableCount(data, "vulnerabilities");
-  const caveat = missing > 0
-    ? ` Vulnerability data was missing for ${missing} evaluations, so this is not an all-clear.`
-    : "";
+  const clear = (sentence: string) =>
+    emptyText(report.data_availability, "vulnerabilities", sentence);
   const ruleDenials = RULE_CATEGORIES.reduce(
     (n, c) => n + activity.totals.denials_by_category[c],
     0,
@@ -67,7 +63,11 @@ export function SecurityPage(props: { view: SecurityView }) {
         query={query}
         apiPath="/api/v1/reports/security"
       />
-      <UnavailableBanner data={data} kind="vulnerabilities" />
+      <DataBanner
+        availability={report.data_availability}
+        exceptions={report.exceptions}
+        kind="vulnerabilities"
+      />
       <Stats
         items={[
           { label: "CVE denials", value: report.total_denials, testid: "total-denials" },
@@ -155,8 +155,9 @@ export function SecurityPage(props: { view: SecurityView }) {
             )
             : (
               <Empty>
-                No allowed registry package was denied for a CVE or evaluated provisionally in this
-                window.{caveat}
+                {clear(
+                  "No allowed registry package was denied for a CVE or evaluated provisionally in this window.",
+                )}
               </Empty>
             )}
         </Card>
@@ -190,7 +191,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 </table>
               </TableWrap>
             )
-            : <Empty>No CVE denial in this window.{caveat}</Empty>}
+            : <Empty>{clear("No CVE denials in this window.")}</Empty>}
         </Card>
         <Card title="Top CVEs">
           {report.top_cves.length
@@ -220,7 +221,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 </table>
               </TableWrap>
             )
-            : <Empty>No CVE behind a denial in this window.{caveat}</Empty>}
+            : <Empty>{clear("No CVEs behind denials in this window.")}</Empty>}
         </Card>
       </div>
       <Card title="Recent scanner alerts" id="alerts">
@@ -235,11 +236,10 @@ export function SecurityPage(props: { view: SecurityView }) {
         <AuditTable
           rows={report.recent_denials}
           caption="CVE-driven denials, newest first."
-          empty={`No CVE denial in this window.${caveat}`}
+          empty={clear("No CVE denials in this window.")}
           testid="recent-denials"
         />
       </Card>
-      <ExceptionsCard report={report} />
     </Layout>
   );
 }

@@ -11,7 +11,6 @@ import { EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
 import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
-import { availabilityOf } from "../availability.ts";
 import { StackedDays } from "../charts.tsx";
 import {
   AuditTable,
@@ -119,7 +118,11 @@ export function WelcomePage(props: { view: WelcomeView }) {
                 {CATEGORY_LABELS[category]}{" "}
                 <span class="muted">({a.totals.denials_by_category[category]})</span>
               </h3>
-              <TopDenied activity={a} category={category} />
+              <TopDenied
+                activity={a}
+                category={category}
+                availability={v.availability.security.data_availability}
+              />
             </section>
           ))}
         </div>
@@ -145,8 +148,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
 
       <div class="grid">
         <AvailabilityCard
-          vulnerabilities={availabilityOf(v.availability.security)}
-          license={availabilityOf(v.availability.legal)}
+          data={v.availability.security.data_availability}
           compiledAt={v.compiledAt}
         />
         <Card

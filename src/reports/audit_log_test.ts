@@ -126,7 +126,7 @@ Deno.test("activityReport() fills every day and counts every denial category", a
     assert.equal(report.totals.evaluations, 3);
     assert.equal(report.totals.denials_by_category.DENIAL_BANNED, 1);
     assert.equal(report.totals.denials_by_category.DENIAL_CVE, 1);
-    assert.equal(report.top_denied.length, 6);
+    assert.equal(report.top_denied.length, 7);
     assert.deepEqual(
       report.top_denied.find((t) => t.category === "DENIAL_BANNED")?.packages.map((p) => p.package),
       ["x"],

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { launchBrowser, openRecordedPage } from "../helpers/browser.ts";
+import { startTestServer } from "../helpers/server.ts";
 import {
   screenshotDir,
   seedAudit,
@@ -43,7 +44,7 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       includes(await text("[data-testid=top-denied-DENIAL_BANNED]"), "pycrypto");
       includes(await text("[data-testid=top-denied-DENIAL_CVE]"), "vulnlib");
       includes(await text("[data-testid=top-denied-DENIAL_LICENSE]"), "gpllib");
-      includes(await text("#top-denied"), "No deprecated denial in this window.");
+      includes(await text("#top-denied"), "No deprecated package was asked for in this window.");
       includes(await text("[data-testid=recent-decisions]"), "mysterylib");
       includes(await text("[data-testid=data-availability]"), "Vulnerability data (OSV)");
       includes(await text("main"), `curl '${server.url}/api/v1/evaluate?package=requests'`);
@@ -313,6 +314,47 @@ Deno.test(
       });
       await context.close();
       console.log(`screenshots: ${shots}`);
+    } finally {
+      await browser?.close();
+      await server.close();
+    }
+  },
+);
+
+Deno.test(
+  "with upstream data unavailable the pages say so and claim no all-clear",
+  options,
+  async () => {
+    // No upstream URLs: every lookup of this server is unavailable.
+    const server = await startTestServer();
+    let browser: Browser | undefined;
+    const shots = await screenshotDir("unavailable");
+    try {
+      browser = await launchBrowser();
+      for (const pkg of ["six", "left-pad"]) {
+        const res = await fetch(`${server.url}/api/v1/evaluate?package=${pkg}&project=web`);
+        await res.body?.cancel();
+      }
+      const { page, recorder, context } = await openRecordedPage(browser);
+      const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
+      await page.goto(`${server.url}/`);
+      includes(await text("[data-testid=data-availability]"), "unavailable for 2 of 2 evaluations");
+      includes(await text("#top-denied"), "so this is not an all-clear");
+      await page.screenshot({ path: join(shots, "overview-unavailable.png"), fullPage: true });
+      for (const path of ["/dashboard/security", "/dashboard/legal"]) {
+        await page.goto(`${server.url}${path}`);
+        includes(await text("[data-testid=data-banner]"), "2 of 2 evaluations");
+        const main = await text("main");
+        assert.ok(!main.includes("No CVE denials in this window."), path);
+        assert.ok(!main.includes("Every evaluated package"), path);
+        await page.screenshot({
+          path: join(shots, `${path.split("/").at(-1)}-unavailable.png`),
+          fullPage: true,
+        });
+      }
+      assert.deepEqual(recorder.offLoopback, []);
+      assert.deepEqual(recorder.errors, []);
+      await context.close();
     } finally {
       await browser?.close();
       await server.close();
