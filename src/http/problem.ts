@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { PROBLEM_CONTENT_TYPE, type Problem } from "../api/problem.ts";
+import { type Problem, PROBLEM_CONTENT_TYPE } from "../api/problem.ts";
 import { redactValue } from "../log/redact.ts";
 
-export { badRequest, PROBLEM_BASE, type Problem, ProblemError } from "../api/problem.ts";
+export { badRequest, type Problem, PROBLEM_BASE, ProblemError } from "../api/problem.ts";
 
 /** Renders a problem document as a response (secrets redacted). */
 export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
