@@ -3,7 +3,9 @@ import { parse } from "yaml";
 import { validateRegistry } from "../src/registry/schema.ts";
 import { startTestServer } from "../tests/helpers/server.ts";
 import { exportRegistryYaml } from "./export.ts";
-import { DASHBOARD_CSP } from "./routes.tsx";
+import { DASHBOARD_CSP, dashboardRoutes } from "./routes.tsx";
+import { Hono } from "hono";
+import { compileRegistry, createSnapshot } from "../src/registry/compile.ts";
 
 Deno.test("dashboard routes answer with HTML, assets and YAML", async (t) => {
   const server = await startTestServer();
@@ -162,4 +164,36 @@ Deno.test("exportRegistryYaml() merges proposed rules and drops the version", ()
   assert.deepEqual(doc.exceptions, registry.exceptions, "exceptions survive the export");
   const plain = exportRegistryYaml(registry, [], new Date(0));
   assert.ok(plain.ok && parse(plain.yaml).version === "1");
+});
+
+Deno.test("a failure while building a page answers an HTML 500 page with the request id", async () => {
+  const compiled = await compileRegistry("packages: []", new Date(0));
+  assert.ok(compiled.ok);
+  const snapshot = createSnapshot(compiled.registry, compiled.contentHash);
+  const logged: string[] = [];
+  const failing = () => Promise.reject(new Error("database is gone"));
+  const app = new Hono<{ Variables: { requestId: string; log: unknown } }>();
+  app.use("*", async (c, next) => {
+    c.set("requestId", "req-42");
+    c.set("log", { error: (message: string) => logged.push(message) });
+    await next();
+  });
+  app.route(
+    "/",
+    dashboardRoutes({
+      registry: { current: () => snapshot },
+      audit: { list: failing, group: failing },
+      proposerName: () => "log_only",
+      version: "test",
+      now: () => new Date(0),
+    }),
+  );
+  const response = await app.request("/dashboard/audit");
+  const body = await response.text();
+  assert.equal(response.status, 500);
+  assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
+  assert.match(body, /<title>Something went wrong · policyd<\/title>/);
+  assert.match(body, /req-42/);
+  assert.ok(!body.includes("database is gone"), "the error stays in the log");
+  assert.deepEqual(logged, ["dashboard error"]);
 });
