@@ -76,38 +76,27 @@ export const ApprovalRequestSchema = z.object({
 });
 
 /** `POST /approval-requests`. */
-export const approvalCreateRoute = defineRoute({
-  method: "post",
-  path: "/approval-requests",
+export const approvalCreateRoute = defineRoute("post", "/approval-requests", {
   summary: "Ask for a package to be added to the registry; the proposer runs after the 202.",
   body: { contentType: "application/json", schema: ApprovalCreateSchema },
   responses: {
     202: { description: "stored; the proposer runs afterwards", schema: ApprovalReceiptSchema },
-    400: { description: "invalid body" },
   },
+  errors: { 400: "invalid body" },
 });
 
 /** `GET /approval-requests`. */
-export const approvalListRoute = defineRoute({
-  method: "get",
-  path: "/approval-requests",
+export const approvalListRoute = defineRoute("get", "/approval-requests", {
   summary: "Approval requests collapsed per package (project filter first).",
   query: ApprovalListQuerySchema,
-  responses: {
-    200: { description: "requests collapsed per package", schema: ApprovalListSchema },
-    400: { description: "invalid status" },
-  },
+  responses: { 200: { description: "requests collapsed per package", schema: ApprovalListSchema } },
+  errors: { 400: "invalid status" },
 });
 
 /** `GET /approval-requests/{id}`. */
-export const approvalGetRoute = defineRoute({
-  method: "get",
-  path: "/approval-requests/:id",
+export const approvalGetRoute = defineRoute("get", "/approval-requests/:id", {
   summary: "One approval request with the outcome of its proposer.",
   params: ApprovalIdParamsSchema,
-  responses: {
-    200: { description: "the request", schema: ApprovalRequestSchema },
-    400: { description: "invalid id" },
-    404: { description: "no such request" },
-  },
+  responses: { 200: { description: "the request", schema: ApprovalRequestSchema } },
+  errors: { 400: "invalid id", 404: "no such request" },
 });

@@ -36,9 +36,41 @@ export interface RouteContract {
   responses: Record<number, ResponseContract>;
 }
 
-/** Declares a route contract (an identity function that keeps the literal type). */
-export function defineRoute<const T extends RouteContract>(contract: T): T {
-  return contract;
+/** How a route is declared: its contract without method and path, error cases apart. */
+export interface RouteSpec extends Omit<RouteContract, "method" | "path"> {
+  /** Error cases by status, each answered with a problem document: when it happens. */
+  errors?: Record<number, string>;
+}
+
+/**
+ * Declares the contract of the route `method path`; each of `spec.errors`
+ * becomes a response whose body is the problem document.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * const route = defineRoute("get", "/things/:id", {
+ *   summary: "One thing.",
+ *   params: z.object({ id: z.coerce.number().int() }),
+ *   responses: { 200: { description: "the thing", schema: z.object({ id: z.number() }) } },
+ *   errors: { 400: "invalid id", 404: "no such thing" },
+ * });
+ * route.responses[404]; // { description: "no such thing" }
+ * ```
+ */
+export function defineRoute(
+  method: RouteContract["method"],
+  path: string,
+  spec: RouteSpec,
+): RouteContract {
+  const { errors = {}, ...contract } = spec;
+  const problems = Object.entries(errors).map(([status, description]) => [status, { description }]);
+  return {
+    method,
+    path,
+    ...contract,
+    responses: { ...contract.responses, ...Object.fromEntries(problems) },
+  };
 }
 
 /** The full path of a route (`/api/v1/evaluate`). */

@@ -108,21 +108,15 @@ export const BatchRequestSchema = z.object({
 export const BatchResponseSchema = z.object({ results: z.array(EvaluationSchema) });
 
 /** `GET /evaluate`. */
-export const evaluateRoute = defineRoute({
-  method: "get",
-  path: "/evaluate",
+export const evaluateRoute = defineRoute("get", "/evaluate", {
   summary: "Evaluate one package (optionally at a version); writes one audit row.",
   query: EvaluateQuerySchema,
-  responses: {
-    200: { description: "the evaluation", schema: EvaluationSchema },
-    400: { description: "invalid package name, version or project" },
-  },
+  responses: { 200: { description: "the evaluation", schema: EvaluationSchema } },
+  errors: { 400: "invalid package name, version or project" },
 });
 
 /** `POST /evaluate/batch`. */
-export const evaluateBatchRoute = defineRoute({
-  method: "post",
-  path: "/evaluate/batch",
+export const evaluateBatchRoute = defineRoute("post", "/evaluate/batch", {
   summary: `Evaluate up to ${MAX_BATCH} packages; one audit row each.`,
   body: { contentType: "application/json", schema: BatchRequestSchema },
   responses: {
@@ -130,6 +124,6 @@ export const evaluateBatchRoute = defineRoute({
       description: "one evaluation per package, in request order",
       schema: BatchResponseSchema,
     },
-    400: { description: `invalid body, a bad item, or more than ${MAX_BATCH} packages` },
   },
+  errors: { 400: `invalid body, a bad item, or more than ${MAX_BATCH} packages` },
 });

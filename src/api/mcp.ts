@@ -180,9 +180,7 @@ export function mcpToolConfig<T extends McpToolContract>(tool: T) {
 export type McpToolName = typeof MCP_TOOLS[number]["name"];
 
 /** `POST /mcp`. */
-export const mcpRoute = defineRoute({
-  method: "post",
-  path: "/mcp",
+export const mcpRoute = defineRoute("post", "/mcp", {
   base: "",
   summary: "Model Context Protocol endpoint (Streamable HTTP, stateless).",
   description: "JSON-RPC messages of the Model Context Protocol. Tools: " +
@@ -195,6 +193,6 @@ export const mcpRoute = defineRoute({
       schema: z.looseObject({}),
     },
     202: { description: "a notification or response was accepted" },
-    400: { description: "not a JSON-RPC message" },
   },
+  errors: { 400: "not a JSON-RPC message" },
 });

@@ -107,17 +107,13 @@ export const WebhookResponseSchema = z.union([
 ]);
 
 /** `GET /registry`. */
-export const registryGetRoute = defineRoute({
-  method: "get",
-  path: "/registry",
+export const registryGetRoute = defineRoute("get", "/registry", {
   summary: "The live compiled registry.",
   responses: { 200: { description: "the compiled registry", schema: CompiledRegistrySchema } },
 });
 
 /** `POST /registry/parse-yaml`. */
-export const registryParseRoute = defineRoute({
-  method: "post",
-  path: "/registry/parse-yaml",
+export const registryParseRoute = defineRoute("post", "/registry/parse-yaml", {
   summary: "Validate a registry YAML document (text/yaml body or {yaml}).",
   body: {
     contentType: "text/yaml",
@@ -129,40 +125,34 @@ export const registryParseRoute = defineRoute({
       description: "valid",
       schema: z.object({ ok: z.literal(true), registry: CompiledRegistrySchema }),
     },
-    400: { description: "a JSON body without `yaml`" },
-    422: { description: "invalid registry: `ok: false` and `errors: [{path, message}]`" },
+  },
+  errors: {
+    400: "a JSON body without `yaml`",
+    422: "invalid registry: `ok: false` and `errors: [{path, message}]`",
   },
 });
 
 /** `POST /registry/reload`. */
-export const registryReloadRoute = defineRoute({
-  method: "post",
-  path: "/registry/reload",
+export const registryReloadRoute = defineRoute("post", "/registry/reload", {
   summary: "Re-read the registry file and swap it in atomically.",
   operator: true,
-  responses: {
-    200: { description: "the reload result", schema: ReloadResultSchema },
-    403: { description: "not an operator" },
-  },
+  responses: { 200: { description: "the reload result", schema: ReloadResultSchema } },
+  errors: { 403: "not an operator" },
 });
 
 /** `GET /registry/pending`. */
-export const registryPendingRoute = defineRoute({
-  method: "get",
-  path: "/registry/pending",
+export const registryPendingRoute = defineRoute("get", "/registry/pending", {
   summary:
     "The review queue: requested, provisional-no-rationale, repeatedly-denied, pre-screened.",
   query: PendingQuerySchema,
   responses: {
     200: { description: "one row per package, highest-signal reason", schema: PendingListSchema },
-    400: { description: "invalid days" },
   },
+  errors: { 400: "invalid days" },
 });
 
 /** `POST /registry/proposals`. */
-export const registryProposalRoute = defineRoute({
-  method: "post",
-  path: "/registry/proposals",
+export const registryProposalRoute = defineRoute("post", "/registry/proposals", {
   summary: "Propose a rule through the configured proposer.",
   operator: true,
   body: { contentType: "application/json", schema: ProposalBodySchema },
@@ -171,16 +161,12 @@ export const registryProposalRoute = defineRoute({
       description: "the proposer's result",
       schema: z.object({ result: ProposalResultSchema }),
     },
-    400: { description: "no rule" },
-    403: { description: "not an operator" },
-    422: { description: "invalid rule" },
   },
+  errors: { 400: "no rule", 403: "not an operator", 422: "invalid rule" },
 });
 
 /** `POST /registry/webhook`. */
-export const registryWebhookRoute = defineRoute({
-  method: "post",
-  path: "/registry/webhook",
+export const registryWebhookRoute = defineRoute("post", "/registry/webhook", {
   summary:
     "Git host webhook (HMAC-SHA256 in X-Hub-Signature-256); a merged pull request pulls and reloads.",
   description:
@@ -201,9 +187,11 @@ export const registryWebhookRoute = defineRoute({
         action: z.string().nullable().optional(),
       }),
     },
-    400: { description: "malformed delivery" },
-    401: { description: "bad or missing signature" },
-    403: { description: "no REGISTRY_WEBHOOK_SECRET configured" },
-    502: { description: "pulling the merged registry failed; registry unchanged" },
+  },
+  errors: {
+    400: "malformed delivery",
+    401: "bad or missing signature",
+    403: "no REGISTRY_WEBHOOK_SECRET configured",
+    502: "pulling the merged registry failed; registry unchanged",
   },
 });

@@ -114,16 +114,12 @@ export const AgentsReportSchema = z.looseObject({
   })),
 });
 
-function reportRoute<P extends string>(path: P, summary: string, schema: z.ZodType) {
-  return defineRoute({
-    method: "get",
-    path,
+function reportRoute(path: string, summary: string, schema: z.ZodType) {
+  return defineRoute("get", path, {
     summary,
     query: ReportQuerySchema,
-    responses: {
-      200: { description: "the report", schema },
-      400: { description: "invalid days, limit or project" },
-    },
+    responses: { 200: { description: "the report", schema } },
+    errors: { 400: "invalid days, limit or project" },
   });
 }
 

@@ -30,9 +30,7 @@ export const HealthSchema = z.looseObject({
 });
 
 /** `GET /health`. */
-export const healthRoute = defineRoute({
-  method: "get",
-  path: "/health",
+export const healthRoute = defineRoute("get", "/health", {
   summary: "Liveness and readiness.",
   public: true,
   responses: {
@@ -42,9 +40,7 @@ export const healthRoute = defineRoute({
 });
 
 /** `GET /openapi.json`. */
-export const openapiRoute = defineRoute({
-  method: "get",
-  path: "/openapi.json",
+export const openapiRoute = defineRoute("get", "/openapi.json", {
   summary: "This document (OpenAPI 3.1, generated from the route contracts).",
   public: true,
   responses: {
@@ -53,9 +49,7 @@ export const openapiRoute = defineRoute({
 });
 
 /** `GET /workflows.md`. */
-export const workflowsMarkdownRoute = defineRoute({
-  method: "get",
-  path: "/workflows.md",
+export const workflowsMarkdownRoute = defineRoute("get", "/workflows.md", {
   summary: "Test-gated API workflows for AI assistants (Markdown; ETag and 304 supported).",
   public: true,
   responses: {
@@ -65,9 +59,7 @@ export const workflowsMarkdownRoute = defineRoute({
 });
 
 /** `GET /workflows.json`. */
-export const workflowsJsonRoute = defineRoute({
-  method: "get",
-  path: "/workflows.json",
+export const workflowsJsonRoute = defineRoute("get", "/workflows.json", {
   summary: "The same workflows as JSON.",
   public: true,
   responses: {
