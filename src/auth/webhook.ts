@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Logger } from "../log/logger.ts";
 import { type Authenticator, AuthError, type AuthRequest, type Identity } from "./types.ts";
@@ -44,11 +45,6 @@ export interface WebhookAuthOptions {
 export function bearerToken(headers: Headers): string | undefined {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.get("authorization") ?? "");
   return match?.[1];
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The verifier's address without credentials, query or fragment, for logs. */
@@ -138,7 +134,7 @@ export function createWebhookAuthenticator(options: WebhookAuthOptions): Authent
       throw new AuthError("missing bearer token", BEARER_CHALLENGE);
     }
     if (token.length > MAX_TOKEN_LENGTH) return reject("bearer token too long");
-    const key = await sha256Hex(token);
+    const key = createHash("sha256").update(token).digest("hex");
     const hit = cache.get(key);
     if (hit && hit.expires > now()) return hit.identity;
     if (hit) cache.delete(key);
