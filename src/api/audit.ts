@@ -94,13 +94,9 @@ export const AuditPageSchema = z.object({
 });
 
 /** `GET /audit`. */
-export const auditRoute = defineRoute({
-  method: "get",
-  path: "/audit",
+export const auditRoute = defineRoute("get", "/audit", {
   summary: "The audit log, filtered, newest first, one page at a time (keyset cursor).",
   query: AuditQuerySchema,
-  responses: {
-    200: { description: "one page of audit rows", schema: AuditPageSchema },
-    400: { description: "invalid filter, limit or cursor" },
-  },
+  responses: { 200: { description: "one page of audit rows", schema: AuditPageSchema } },
+  errors: { 400: "invalid filter, limit or cursor" },
 });
