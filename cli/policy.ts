@@ -6,13 +6,15 @@
  * @module
  */
 
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
 import { ClientError, EXIT, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
 import { AGENTS, parseAgents } from "./policy/agents/names.ts";
 import { AUDIT_FORMATS, FAIL_ON } from "./policy/audit/options.ts";
+import { fastCommand } from "./policy/fast_path.ts";
+
+/** commander, loaded on first use: the fast path (`check`, `hook`, `precommit`) never needs it. */
+let commander: typeof import("commander");
 
 /** Version of the client. */
 export const CLIENT_VERSION = "0.1.0";
@@ -26,7 +28,7 @@ function url(value: string): string {
   } catch {
     // reported below
   }
-  throw new InvalidArgumentError("expected an http(s) URL");
+  throw new commander.InvalidArgumentError("expected an http(s) URL");
 }
 
 function agentFlags(command: Command): Command {
@@ -42,6 +44,7 @@ function agentFlags(command: Command): Command {
 }
 
 function buildProgram(io: Io, setCode: (code: number) => void): Command {
+  const { Command, Option } = commander;
   const program = new Command("policy")
     .description("Client of policyd, the dependency policy service for Python packages.")
     .version(CLIENT_VERSION, "-V, --cli-version", "print the client version")
@@ -67,7 +70,7 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
         try {
           return parseAgents(value);
         } catch (error) {
-          throw new InvalidArgumentError((error as Error).message);
+          throw new commander.InvalidArgumentError((error as Error).message);
         }
       },
       ["claude"],
@@ -173,6 +176,15 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
  * exit code. Never throws and never exits the process.
  */
 export async function run(args: string[], io: Io): Promise<number> {
+  const fast = fastCommand(args);
+  if (fast) {
+    try {
+      return await fast(io);
+    } catch (error) {
+      return failure(error, io);
+    }
+  }
+  commander ??= await import("commander");
   let code: number = EXIT.OK;
   const program = buildProgram(io, (c) => code = c);
   if (args.length === 0) {
@@ -183,7 +195,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     await program.parseAsync(args, { from: "user" });
     return code;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof commander.CommanderError) {
       if (error.exitCode === 0) return EXIT.OK; // --help, --cli-version
       if (error.code === "commander.help" || error.code === "commander.executeSubCommandAsync") {
         return EXIT.USAGE;
@@ -191,12 +203,17 @@ export async function run(args: string[], io: Io): Promise<number> {
       io.stderr(`policy: ${oneLine(error.message.replace(/^error: /, ""))}\n`);
       return EXIT.USAGE;
     }
-    const message = error instanceof ClientError
-      ? error.message
-      : `internal error: ${(error as Error)?.message ?? error}`;
-    io.stderr(`policy: ${oneLine(message)}\n`);
-    return exitCodeFor(error);
+    return failure(error, io);
   }
+}
+
+/** Prints the one-line message of a failed command and returns its exit code. */
+function failure(error: unknown, io: Io): number {
+  const message = error instanceof ClientError
+    ? error.message
+    : `internal error: ${(error as Error)?.message ?? error}`;
+  io.stderr(`policy: ${oneLine(message)}\n`);
+  return exitCodeFor(error);
 }
 
 /** How installed hooks call this client back (see docs/client.md, "Installed command"). */
@@ -206,15 +223,17 @@ export function selfCommand(): string[] {
   if (!/^deno(\.exe)?$/.test(exe.split(/[\\/]/).pop() ?? "") || here.protocol !== "file:") {
     return [exe]; // a compiled `policy` binary
   }
-  const script = fileURLToPath(here);
-  const config = join(dirname(dirname(script)), "deno.json");
-  let hasConfig = false;
+  // No node:path/node:url here: loading the Node compatibility layer would
+  // cost every command its start-up time (docs/performance.md).
+  const script = import.meta.filename!;
+  let config: string | null = null;
   try {
-    hasConfig = Deno.statSync(config).isFile;
+    const candidate = Deno.realPathSync(new URL("../deno.json", here));
+    config = Deno.statSync(candidate).isFile ? candidate : null;
   } catch {
-    hasConfig = false;
+    config = null;
   }
-  return [exe, "run", "-A", ...(hasConfig ? ["--config", config] : []), script];
+  return [exe, "run", "-A", ...(config ? ["--config", config] : []), script];
 }
 
 /** The real process as an {@link Io}. */

@@ -10,17 +10,16 @@
  */
 
 import { z } from "zod";
+// Only the evaluation contract is loaded up front: `check`, `hook` and
+// `precommit` need nothing else, and every contract module costs start-up time
+// (docs/performance.md). The others are imported by the methods that use them.
 import {
-  ApprovalListSchema,
-  ApprovalReceiptSchema,
-  type CallSource,
   DEFAULT_CLIENT_TIMEOUT_MS,
   EvaluationSchema as ContractEvaluation,
-  HealthSchema as ContractHealth,
   MAX_BATCH,
   ReportedCveSchema,
-  SecurityReportSchema,
-} from "../../src/api/mod.ts";
+} from "../../src/api/evaluate.ts";
+import type { CallSource } from "../../src/api/headers.ts";
 import type { ResolvedConfig } from "./config.ts";
 import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
 
@@ -43,26 +42,49 @@ export const EvaluationSchema = ContractEvaluation.partial().required({
 export type EvaluationResult = z.infer<typeof EvaluationSchema> & { transport_error?: boolean };
 
 const BatchSchema = z.object({ results: z.array(EvaluationSchema) });
-const ApprovalSchema = ApprovalReceiptSchema.partial().required({ id: true, package: true })
-  .extend({ status: z.string() }).loose();
-const PendingSchema = z.object({
-  items: z.array(
-    ApprovalListSchema.shape.items.element.partial().required({ package: true }).loose(),
-  ),
-});
-const SecuritySchema = SecurityReportSchema.partial().required({ total_denials: true }).extend({
-  top_packages: SecurityReportSchema.shape.top_packages.default([]),
-}).loose();
-const HealthSchema = ContractHealth.partial().extend({ status: z.string() }).loose();
+/** The tolerant readings of the other contracts, built from their modules. */
+function otherSchemas(
+  approvals: typeof import("../../src/api/approvals.ts"),
+  reports: typeof import("../../src/api/reports.ts"),
+  service: typeof import("../../src/api/service.ts"),
+) {
+  const { ApprovalListSchema, ApprovalReceiptSchema } = approvals;
+  const { SecurityReportSchema } = reports;
+  return {
+    approval: ApprovalReceiptSchema.partial().required({ id: true, package: true })
+      .extend({ status: z.string() }).loose(),
+    pending: z.object({
+      items: z.array(
+        ApprovalListSchema.shape.items.element.partial().required({ package: true }).loose(),
+      ),
+    }),
+    security: SecurityReportSchema.partial().required({ total_denials: true }).extend({
+      top_packages: SecurityReportSchema.shape.top_packages.default([]),
+    }).loose(),
+    health: service.HealthSchema.partial().extend({ status: z.string() }).loose(),
+  };
+}
+
+type OtherSchemas = ReturnType<typeof otherSchemas>;
+let loadedSchemas: Promise<OtherSchemas> | undefined;
+
+/** Loads the contracts beyond the evaluation's once, on first use. */
+function schemas(): Promise<OtherSchemas> {
+  return loadedSchemas ??= Promise.all([
+    import("../../src/api/approvals.ts"),
+    import("../../src/api/reports.ts"),
+    import("../../src/api/service.ts"),
+  ]).then(([approvals, reports, service]) => otherSchemas(approvals, reports, service));
+}
 
 /** A created approval request. */
-export type ApprovalReceipt = z.infer<typeof ApprovalSchema>;
+export type ApprovalReceipt = z.infer<OtherSchemas["approval"]>;
 /** Pending approval requests collapsed per package. */
-export type PendingApprovals = z.infer<typeof PendingSchema>;
+export type PendingApprovals = z.infer<OtherSchemas["pending"]>;
 /** The CVE-driven denial rollup. */
-export type SecurityReport = z.infer<typeof SecuritySchema>;
+export type SecurityReport = z.infer<OtherSchemas["security"]>;
 /** The server's health document. */
-export type Health = z.infer<typeof HealthSchema>;
+export type Health = z.infer<OtherSchemas["health"]>;
 
 /** One package to evaluate in a batch. */
 export interface PackageQuery {
@@ -141,24 +163,28 @@ export class ApiClient {
   ): Promise<ApprovalReceipt> {
     const json: Record<string, string> = { package: request.package, rationale: request.rationale };
     if (request.version) json.version = request.version;
-    return ApprovalSchema.parse(await this.#call("POST", "/api/v1/approval-requests", { json }));
+    const body = await this.#call("POST", "/api/v1/approval-requests", { json });
+    return (await schemas()).approval.parse(body);
   }
 
   /** `GET /approval-requests` with status PENDING_REVIEW; default project: the client's. */
   async pendingApprovals(project?: string): Promise<PendingApprovals> {
     const query = { project: project ?? this.#o.project, status: "PENDING_REVIEW" };
-    return PendingSchema.parse(await this.#call("GET", "/api/v1/approval-requests", { query }));
+    const body = await this.#call("GET", "/api/v1/approval-requests", { query });
+    return (await schemas()).pending.parse(body);
   }
 
   /** `GET /reports/security` for a project (default: the client's). */
   async securityReport(project?: string): Promise<SecurityReport> {
     const query = { project: project ?? this.#o.project };
-    return SecuritySchema.parse(await this.#call("GET", "/api/v1/reports/security", { query }));
+    const body = await this.#call("GET", "/api/v1/reports/security", { query });
+    return (await schemas()).security.parse(body);
   }
 
   /** `GET /health`. */
   async health(): Promise<Health> {
-    return HealthSchema.parse(await this.#call("GET", "/api/v1/health", {}));
+    const body = await this.#call("GET", "/api/v1/health", {});
+    return (await schemas()).health.parse(body);
   }
 
   /** The headers every call carries (project, source, agent, bearer token in org mode). */

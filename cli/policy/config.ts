@@ -14,7 +14,7 @@ import { z } from "zod";
 import { basename, dirname, join } from "node:path";
 import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/mod.ts";
 import { ClientError } from "./exit_codes.ts";
-import { projectName } from "./pyproject.ts";
+import { projectName } from "./pyproject_toml.ts";
 
 /** Name of the client configuration file. */
 export const CONFIG_FILE = ".policy.toml";

@@ -7,30 +7,15 @@
  * @module
  */
 
-import { parse as parseToml } from "smol-toml";
+import { isTable, parsePyproject, type Table } from "./pyproject_toml.ts";
 import { parsePipRequirementsLine, parsePipRequirementsLineLoosely } from "pip-requirements-js";
 import { valid as validVersion } from "@renovatebot/pep440";
 import { normalizeName } from "../../src/core/names.ts";
-import { ClientError } from "./exit_codes.ts";
 
 /** Normalised package name → raw specifier as written in the file. */
 export type Dependencies = Map<string, string>;
 
-type Table = Record<string, unknown>;
-
-function isTable(value: unknown): value is Table {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Parses TOML text; a syntax error becomes a one-line `bad_input` error. */
-export function parsePyproject(text: string, label = "pyproject.toml"): Table {
-  try {
-    return parseToml(text) as Table;
-  } catch (error) {
-    const first = String((error as Error).message).split("\n")[0];
-    throw new ClientError("bad_input", `Cannot parse ${label}: ${first}`);
-  }
-}
+export { parsePyproject, projectName, projectNameOf } from "./pyproject_toml.ts";
 
 /** The PEP 508 name at the start of a requirement line, or null. */
 export function requirementName(line: string): string | null {
@@ -208,27 +193,4 @@ export function simulateEdit(
     return text;
   }
   return null;
-}
-
-/** `[project].name`, else `[tool.poetry].name`, else null. */
-export function projectNameOf(doc: Table): string | null {
-  const project = isTable(doc.project) ? doc.project : {};
-  if (typeof project.name === "string" && project.name.trim()) return project.name.trim();
-  const tool = isTable(doc.tool) ? doc.tool : {};
-  const poetry = isTable(tool.poetry) ? tool.poetry : {};
-  if (typeof poetry.name === "string" && poetry.name.trim()) return poetry.name.trim();
-  return null;
-}
-
-/** Project name from pyproject text (null when absent or unparsable), else `dirName`. */
-export function projectName(pyprojectText: string | null, dirName: string): string {
-  if (pyprojectText !== null) {
-    try {
-      const name = projectNameOf(parsePyproject(pyprojectText));
-      if (name) return name;
-    } catch {
-      // an unparsable pyproject.toml falls back to the directory name
-    }
-  }
-  return dirName;
 }

@@ -1,8 +1,10 @@
 /**
  * The embedded in-process cache (default when `REDIS_URL` is unset): a
- * least-recently-used map of JSON strings with a time-to-live per entry.
- * Values are stored serialised, so a caller can never mutate a cached value
- * and the semantics match the Redis cache.
+ * least-recently-used map of JSON values with a time-to-live per entry.
+ * A value goes through a JSON round trip when it is stored (so the semantics
+ * match the Redis cache) and is then deeply frozen: every hit returns the
+ * same read-only value, with no parsing on the hot path, and no caller can
+ * change what the next one reads.
  *
  * @module
  */
@@ -14,6 +16,15 @@ export interface MemoryCacheOptions {
   maxEntries?: number;
   /** Clock in milliseconds, injectable for tests. Default `Date.now`. */
   now?: () => number;
+}
+
+/** Freezes a JSON value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**
@@ -29,7 +40,7 @@ export interface MemoryCacheOptions {
 export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { expiresAt: number; json: string }>();
+  const entries = new Map<string, { expiresAt: number; value: unknown }>();
 
   return {
     get<T>(key: string): Promise<T | undefined> {
@@ -38,12 +49,15 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
       entries.delete(key);
       if (entry.expiresAt <= now()) return Promise.resolve(undefined);
       entries.set(key, entry); // most recently used goes last
-      return Promise.resolve(JSON.parse(entry.json) as T);
+      return Promise.resolve(entry.value as T);
     },
     set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
       entries.delete(key);
       if (ttlSeconds <= 0 || value === undefined) return Promise.resolve();
-      entries.set(key, { expiresAt: now() + ttlSeconds * 1000, json: JSON.stringify(value) });
+      entries.set(key, {
+        expiresAt: now() + ttlSeconds * 1000,
+        value: deepFreeze(JSON.parse(JSON.stringify(value))),
+      });
       while (entries.size > maxEntries) {
         entries.delete(entries.keys().next().value!);
       }

@@ -1,15 +1,15 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, equal, throws } from "node:assert/strict";
 import { createMemoryCache } from "./memory.ts";
 
-Deno.test("memory cache returns what was set, as a copy", async () => {
+Deno.test("memory cache returns what was set, as a read-only JSON copy", async () => {
   const cache = createMemoryCache();
-  const value = { a: [1, 2] };
+  const value = { a: [1, 2], when: new Date(0), gone: undefined };
   await cache.set("k", value, 60);
   value.a.push(3);
   const got = await cache.get<{ a: number[] }>("k");
-  deepStrictEqual(got, { a: [1, 2] });
-  got!.a.push(4);
-  deepStrictEqual(await cache.get("k"), { a: [1, 2] });
+  deepStrictEqual(got, { a: [1, 2], when: "1970-01-01T00:00:00.000Z" });
+  throws(() => got!.a.push(4), TypeError);
+  deepStrictEqual(await cache.get("k"), { a: [1, 2], when: "1970-01-01T00:00:00.000Z" });
   equal(cache.health(), "ok");
 });
 

@@ -18,6 +18,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** Whether a line at `level` would be written: skip building its fields when not. */
+  enabled(level: LogLevel): boolean;
   /** A logger that adds `fields` to every line. */
   child(fields: Record<string, unknown>): Logger;
 }
@@ -63,6 +65,7 @@ export function createLogger(
     info: (m, f) => emit("info", m, f),
     warn: (m, f) => emit("warn", m, f),
     error: (m, f) => emit("error", m, f),
+    enabled: (lvl) => ORDER[lvl] >= ORDER[level],
     child: (fields) => createLogger(level, sink, { ...base, ...fields }),
   };
 }

@@ -1,32 +1,23 @@
 /**
- * Client start-up benchmark: wall time of `policy check` and of
- * `policy precommit` with 50 staged dependencies, next to the time of
- * starting an empty Deno script, measured in the same run against a real
- * policyd on loopback. Prints medians and ratios.
+ * Client start-up benchmark, whole processes measured with `hyperfine` in
+ * one run: an empty Deno script next to `policy check`, `policy hook` (a
+ * Claude Code PreToolUse edit of a file that is not a manifest) and
+ * `policy precommit` with 50 staged dependencies, against a real policyd on
+ * loopback. Prints medians and the ratio to the empty script.
  *
- *   deno run -A tests/bench/client.ts [--runs N]
+ *   deno run -A tests/bench/client.ts [--runs N]   (env BENCH_CLIENT_RUNS, default 15)
  *
  * @module
  */
 
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.ts";
-import { exec, gitIn, policy, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
+import { gitIn, POLICY_CMD, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
 
 const runsFlag = Deno.args.indexOf("--runs");
-const RUNS = runsFlag >= 0 ? Number(Deno.args[runsFlag + 1]) : 7;
-
-async function median(fn: () => Promise<unknown>): Promise<number> {
-  await fn(); // warm caches (module graph, npm resolution)
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
+const RUNS = Number(
+  runsFlag >= 0 ? Deno.args[runsFlag + 1] : Deno.env.get("BENCH_CLIENT_RUNS") ?? 15,
+);
 
 const server = await startTestServer();
 const names = Array.from({ length: 50 }, (_, i) => `"bench-package-${i}>=1.0"`);
@@ -37,31 +28,62 @@ await writePolicyToml(repo, server.url);
 await gitIn(repo, ["add", "-A"]);
 const empty = join(repo, "empty.ts");
 await Deno.writeTextFile(empty, "");
+const hookInput = join(repo, "hook.json");
+await Deno.writeTextFile(
+  hookInput,
+  JSON.stringify({
+    hook_event_name: "PreToolUse",
+    tool_name: "Edit",
+    cwd: repo,
+    tool_input: { file_path: join(repo, "README.md"), old_string: "demo", new_string: "bench" },
+  }),
+);
+
+const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);
+const commands: Array<[string, string, string?]> = [
+  ["deno run empty.ts", quote([Deno.execPath(), "run", empty])],
+  ["policy check requests", policy("check", "requests")],
+  ["policy hook (PreToolUse)", policy("hook"), hookInput],
+  ["policy precommit (50 deps)", policy("precommit")],
+];
 
 try {
-  const baseline = await median(async () =>
-    (await exec(Deno.execPath(), ["run", empty], { cwd: repo })).code
-  );
-  const check = await median(async () => {
-    const ran = await policy(["check", "requests"], { cwd: repo });
-    if (ran.code !== 0) throw new Error(ran.stderr);
-    return ran.code;
-  });
-  const precommit = await median(async () => {
-    const ran = await policy(["precommit"], { cwd: repo });
-    if (ran.code !== 0) throw new Error(ran.stderr);
-    return ran.code;
-  });
-  const row = (name: string, ms: number) =>
-    `${name.padEnd(28)} ${ms.toFixed(1).padStart(8)} ms  ${
-      (ms / baseline).toFixed(2).padStart(6)
-    } × empty`;
+  const results: Array<[string, number]> = [];
+  for (const [name, command, input] of commands) {
+    const json = join(repo, "hyperfine.json");
+    const out = await new Deno.Command("hyperfine", {
+      args: [
+        "-N",
+        "--warmup",
+        "3",
+        "--runs",
+        String(RUNS),
+        "--export-json",
+        json,
+        ...(input ? ["--input", input] : []),
+        command,
+      ],
+      cwd: repo,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(`${name}: ${new TextDecoder().decode(out.stderr)}`);
+    const report = JSON.parse(await Deno.readTextFile(json));
+    results.push([name, report.results[0].median * 1000]);
+  }
+  const baseline = results[0][1];
   console.log(
-    `policy client bench (median of ${RUNS} runs, ${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno})`,
+    `policy client start-up (hyperfine, median of ${RUNS} runs, ${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno})`,
   );
-  console.log(row("deno run empty.ts", baseline));
-  console.log(row("policy check requests", check));
-  console.log(row("policy precommit (50 deps)", precommit));
+  for (const [name, ms] of results) {
+    console.log(
+      `${name.padEnd(28)} ${ms.toFixed(1).padStart(8)} ms  ${
+        (ms / baseline).toFixed(2).padStart(6)
+      } × empty`,
+    );
+  }
+  console.log("goal: policy check ≤ 2.00 × empty");
 } finally {
   await server.close();
   await Deno.remove(repo, { recursive: true });

@@ -1,86 +1,228 @@
 /**
- * Throughput of `GET /api/v1/evaluate` (registry hit, audit row committed)
- * next to a bare Hono route served the same way, in the same process and
- * run. Prints evaluations/s for both and their ratio. Run: `deno task bench`.
+ * Throughput of `GET /api/v1/evaluate` measured with an external load
+ * generator (`wrk`), in alternating rounds against two baselines in the
+ * same run:
+ *
+ * - `bare`: a bare Hono route on `Deno.serve` answering `{"ok":true}`;
+ * - `insert`: a bare Hono route that commits one SQLite row per request;
+ * - `evaluate`: a real `policyd serve` process (registry hit, in-process
+ *   cache warm, one audit row committed before every answer).
+ *
+ * Every server runs in its own process; the fake upstream (OSV and PyPI
+ * replaying the fixtures) lives in this one and only sees the warm-up.
+ * Prints each round and the median ratios, then checks that every answered
+ * evaluation has its audit row.
+ *
+ *   deno run -A tests/bench/evaluate.ts [--rounds N] [--seconds S]
+ *   env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (32),
+ *        BENCH_THREADS (2), BENCH_LOG_LEVEL (policyd's LOG_LEVEL, default info),
+ *        BENCH_CPU_PROF=DIR (write policyd's V8 CPU profile to DIR, `deno run --cpu-prof`),
+ *        BENCH_ONLY=evaluate (measure only policyd, e.g. while profiling)
  *
  * @module
  */
-import { Hono } from "hono";
 import { join } from "node:path";
-import { loadSettings } from "../../src/config/settings.ts";
-import { silentLogger } from "../../src/log/logger.ts";
+import { DatabaseSync } from "node:sqlite";
 import { readExampleRegistry } from "../../src/registry/example.ts";
-import { buildServer } from "../../src/server.ts";
+import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 
-const REQUESTS = Number(Deno.env.get("BENCH_REQUESTS") ?? 4000);
-const CONCURRENCY = Number(Deno.env.get("BENCH_CONCURRENCY") ?? 32);
+const REPO = new URL("../../", import.meta.url).pathname;
 
-type Handler = (req: Request) => Response | Promise<Response>;
-
-async function overSocket(handler: Handler, path: string): Promise<number> {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
-  const url = `http://127.0.0.1:${server.addr.port}${path}`;
-  // Warm-up, then a bounded measured run.
-  for (let i = 0; i < 200; i++) await (await fetch(url)).arrayBuffer();
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < REQUESTS) {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  await server.shutdown();
-  return REQUESTS / seconds;
+function option(flag: string, env: string, fallback: number): number {
+  const i = Deno.args.indexOf(flag);
+  const raw = i >= 0 ? Deno.args[i + 1] : Deno.env.get(env);
+  const value = Number(raw ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${flag}/${env}: expected a number`);
+  return value;
 }
 
-async function inProcess(handler: Handler, path: string): Promise<number> {
-  const url = `http://localhost${path}`;
-  for (let i = 0; i < 200; i++) await (await handler(new Request(url))).arrayBuffer();
-  const started = performance.now();
-  for (let i = 0; i < REQUESTS; i++) await (await handler(new Request(url))).arrayBuffer();
-  return REQUESTS / ((performance.now() - started) / 1000);
+const ROUNDS = option("--rounds", "BENCH_ROUNDS", 3);
+const SECONDS = option("--seconds", "BENCH_SECONDS", 5);
+const CONNECTIONS = option("--connections", "BENCH_CONNECTIONS", 32);
+const THREADS = option("--threads", "BENCH_THREADS", 2);
+const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
+const WRK = Deno.env.get("BENCH_WRK") ?? "wrk";
+const CPU_PROF = Deno.env.get("BENCH_CPU_PROF");
+const ONLY = Deno.env.get("BENCH_ONLY");
+
+/** A server process under test. */
+interface Target {
+  name: string;
+  url: string;
+  process: Deno.ChildProcess;
+}
+
+/** Spawns `args` and resolves with its URL once it prints a listening line. */
+async function spawnServer(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  path: string,
+): Promise<Target> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: REPO,
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+    const port = seen.match(/listening (\d+)/)?.[1];
+    const url = seen.match(/listening on (http:\/\/\S+)/)?.[1];
+    if (port || url) {
+      // Keep draining stdout so the child never blocks on a full pipe.
+      (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })().catch(() => {});
+      return { name, url: (url ?? `http://127.0.0.1:${port}`) + path, process };
+    }
+  }
+  process.kill("SIGKILL");
+  throw new Error(`${name} did not start: ${seen}`);
+}
+
+/** Result of one wrk run. */
+interface WrkResult {
+  rps: number;
+  requests: number;
+  errors: number;
+}
+
+async function wrk(url: string): Promise<WrkResult> {
+  const out = await new Deno.Command(WRK, {
+    args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const requests = Number(text.match(/(\d+) requests in/)?.[1]);
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  const socket = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  const errors = non2xx + (socket ? socket.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0);
+  if (!Number.isFinite(rps)) throw new Error(`cannot read wrk output:\n${text}`);
+  return { rps, requests, errors };
+}
+
+async function warm(url: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const dir = await Deno.makeTempDir({ prefix: "policyd-bench-" });
-await Deno.writeTextFile(join(dir, "registry.yaml"), await readExampleRegistry());
-const settings = loadSettings({
-  POLICY_DB_PATH: join(dir, "bench.db"),
-  REGISTRY_PATH: join(dir, "registry.yaml"),
-  REGISTRY_RELOAD_INTERVAL: "0",
-  CVE_SCAN_SCHEDULE: "off",
-  REDIS_URL: "none",
-});
-const built = await buildServer(settings, {
-  log: silentLogger,
-  accessLog: false,
-  background: false,
-});
-const bare = new Hono();
-bare.get("/bare", (c) => c.json({ ok: true }));
-
-const evaluatePath = "/api/v1/evaluate?package=requests&version=2.32.3";
-const rows: Array<[string, number, number]> = [];
-for (const [mode, measure] of [["socket", overSocket], ["in-process", inProcess]] as const) {
-  const bareRate = await measure(bare.fetch, "/bare");
-  const evalRate = await measure(built.app.fetch, evaluatePath);
-  rows.push([mode, bareRate, evalRate]);
-}
-const audit = await built.store.audit.group({}, []);
-await built.close();
-await Deno.remove(dir, { recursive: true });
-
-console.log(
-  `policyd evaluate benchmark: ${REQUESTS} requests per measurement, concurrency ${CONCURRENCY} over the socket`,
-);
-console.log("mode        bare Hono req/s   /api/v1/evaluate req/s   ratio");
-for (const [mode, bareRate, evalRate] of rows) {
-  console.log(
-    `${mode.padEnd(11)} ${bareRate.toFixed(0).padStart(15)}   ${
-      evalRate.toFixed(0).padStart(22)
-    }   ${(evalRate / bareRate * 100).toFixed(1)}%`,
+const upstream = await startFakeUpstream();
+const targets: Target[] = [];
+try {
+  await Deno.writeTextFile(join(dir, "registry.yaml"), await readExampleRegistry());
+  const auditDb = join(dir, "policyd.db");
+  targets.push(
+    await spawnServer("bare", ["run", "-A", "tests/bench/servers.ts", "bare"], {}, "/bare"),
+    await spawnServer(
+      "insert",
+      ["run", "-A", "tests/bench/servers.ts", "insert", join(dir, "insert.db")],
+      {},
+      "/insert?package=requests",
+    ),
+    await spawnServer(
+      "evaluate",
+      [
+        "run",
+        "-A",
+        ...(CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : []),
+        "cli/policyd.ts",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+      ],
+      {
+        POLICY_DB_PATH: auditDb,
+        REGISTRY_PATH: join(dir, "registry.yaml"),
+        REGISTRY_RELOAD_INTERVAL: "0",
+        CVE_SCAN_SCHEDULE: "off",
+        OSV_API_URL: upstream.url,
+        PYPI_URL: upstream.url,
+        LOG_LEVEL,
+      },
+      "/api/v1/evaluate?package=requests&version=2.32.3",
+    ),
   );
+  const WARM = 300;
+  for (const target of targets) await warm(target.url, WARM);
+  const upstreamCallsAfterWarmUp = Object.values(upstream.calls).reduce((a, b) => a + b, 0);
+
+  console.log(
+    `evaluate benchmark: wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} alternating rounds, ` +
+      `${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno}, policyd LOG_LEVEL=${LOG_LEVEL}`,
+  );
+  console.log("round   bare req/s   insert req/s   evaluate req/s   insert/bare   evaluate/bare");
+  const ratios = { insert: [] as number[], evaluate: [] as number[] };
+  let answeredEvaluations = WARM;
+  let errors = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const rps: Record<string, number> = {};
+    for (const target of targets) {
+      if (ONLY && target.name !== ONLY) continue;
+      const result = await wrk(target.url);
+      rps[target.name] = result.rps;
+      errors += result.errors;
+      if (target.name === "evaluate") answeredEvaluations += result.requests;
+    }
+    ratios.insert.push(rps.insert / rps.bare);
+    ratios.evaluate.push(rps.evaluate / rps.bare);
+    console.log(
+      `${String(round).padStart(5)}   ${rps.bare.toFixed(0).padStart(10)}   ${
+        rps.insert.toFixed(0).padStart(12)
+      }   ${rps.evaluate.toFixed(0).padStart(14)}   ${
+        (rps.insert / rps.bare).toFixed(2).padStart(11)
+      }   ${(rps.evaluate / rps.bare).toFixed(2).padStart(13)}`,
+    );
+  }
+  console.log(
+    `median  insert/bare ${median(ratios.insert).toFixed(2)}   evaluate/bare ${
+      median(ratios.evaluate).toFixed(2)
+    }   (goal: evaluate ≥ 0.40 × bare)`,
+  );
+
+  // Stop policyd (graceful: the SIGTERM path commits what is pending), then count its rows.
+  const policyd = targets.pop()!;
+  policyd.process.kill("SIGTERM");
+  await policyd.process.status;
+  const db = new DatabaseSync(auditDb, { readOnly: true });
+  const rows = Number((db.prepare("SELECT COUNT(*) AS n FROM audit_log").get() as { n: number }).n);
+  db.close();
+  const upstreamCalls = Object.values(upstream.calls).reduce((a, b) => a + b, 0);
+  console.log(
+    `audit rows ${rows} for ${answeredEvaluations} answered evaluations ` +
+      `(${rows >= answeredEvaluations ? "every answer audited" : "MISSING ROWS"}); ` +
+      `errors ${errors}; upstream calls during the rounds ${
+        upstreamCalls - upstreamCallsAfterWarmUp
+      } (0 = cache warm)`,
+  );
+  if (rows < answeredEvaluations || errors > 0) Deno.exitCode = 1;
+} finally {
+  for (const target of targets) {
+    target.process.kill("SIGTERM");
+    await target.process.status;
+  }
+  await upstream.close();
+  await Deno.remove(dir, { recursive: true });
 }
-console.log(`audit rows written: ${audit[0]?.count ?? 0}`);

@@ -1,0 +1,123 @@
+/**
+ * Reports at scale: each report (legal, security, agents; default window of
+ * 30 days, all projects) over an audit log of 1,000,000 rows, timed next to
+ * a full scan of the same table in the same run. The rows span one year
+ * (a year's retention), with realistic shares of verdicts, categories,
+ * licenses, projects and agents. The database is built once per run in a
+ * temporary directory.
+ *
+ *   deno run -A tests/bench/reports.ts [--rows N] [--runs N]
+ *   env: BENCH_REPORT_ROWS (1000000), BENCH_REPORT_RUNS (5)
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { agentsReport } from "../../src/reports/agents.ts";
+import { legalReport } from "../../src/reports/legal.ts";
+import { securityReport } from "../../src/reports/security.ts";
+import type { ReportParams } from "../../src/reports/params.ts";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
+import type { NewAuditRow } from "../../src/store/types.ts";
+import { auditRow } from "../helpers/audit_rows.ts";
+
+function option(flag: string, env: string, fallback: number): number {
+  const i = Deno.args.indexOf(flag);
+  return Number((i >= 0 ? Deno.args[i + 1] : Deno.env.get(env)) ?? fallback);
+}
+
+const ROWS = option("--rows", "BENCH_REPORT_ROWS", 1_000_000);
+const RUNS = option("--runs", "BENCH_REPORT_RUNS", 5);
+const END = Date.parse("2026-11-23T12:00:00Z");
+const SPAN_MS = 365 * 86_400_000;
+
+/** The i-th synthetic row: deterministic, spread evenly over the year before END. */
+function syntheticRow(i: number): NewAuditRow {
+  const pick = <T>(items: readonly T[], salt: number) => items[(i * 7919 + salt) % items.length];
+  const roll = (i * 2654435761) % 100;
+  const verdict = roll < 80 ? "ALLOWED" : roll < 92 ? "PROVISIONALLY_ALLOWED" : "DENIED";
+  const category = verdict !== "DENIED"
+    ? null
+    : pick(["DENIAL_CVE", "DENIAL_CVE", "DENIAL_LICENSE", "DENIAL_BANNED"] as const, 3);
+  const cves = category === "DENIAL_CVE" ? [`CVE-2024-${1000 + (i % 50)}`] : [];
+  return auditRow({
+    package: `package-${i % 2000}`,
+    version: `1.${i % 20}.0`,
+    license: verdict === "ALLOWED"
+      ? null
+      : pick(["MIT", "Apache-2.0", "GPL-3.0-only", "UNKNOWN"], 5),
+    verdict,
+    project: `project-${i % 40}`,
+    requester: `user-${i % 100}`,
+    agent_model: pick(["claude-sonnet", "gpt-5", "gemini-2.5", null], 11),
+    agent_version: pick(["1", "2", null], 13),
+    source: pick(["hook", "check", "precommit", "api", "mcp"], 17),
+    denial_category: category,
+    cve_ids: cves,
+    max_cvss: cves.length ? 5 + (i % 50) / 10 : null,
+    registry_status: null,
+    registry_version: "bench",
+    reason: `synthetic row ${i}`,
+  });
+}
+
+async function median(fn: () => unknown): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const dir = await Deno.makeTempDir({ prefix: "policyd-bench-reports-" });
+const path = join(dir, "audit.db");
+try {
+  let i = 0;
+  const store = openSqliteStore(path, {
+    now: () => new Date(END - SPAN_MS + (i++ * SPAN_MS) / ROWS),
+  });
+  const started = performance.now();
+  const CHUNK = 20_000;
+  for (let from = 0; from < ROWS; from += CHUNK) {
+    const count = Math.min(CHUNK, ROWS - from);
+    await store.audit.insertMany(Array.from({ length: count }, (_, k) => syntheticRow(from + k)));
+  }
+  const loadMs = performance.now() - started;
+
+  const db = new DatabaseSync(path, { readOnly: true });
+  const fullScan = await median(() =>
+    db.prepare(
+      "SELECT COUNT(*) AS n, SUM(LENGTH(reason)) AS bytes FROM audit_log WHERE reason NOT LIKE '%no such text%'",
+    ).get()
+  );
+  db.close();
+
+  const params: ReportParams = { days: 30, project: null, limit: 20, now: new Date(END) };
+  const results: Array<[string, number]> = [
+    ["legal", await median(() => legalReport(store.audit, params))],
+    ["security", await median(() => securityReport(store.audit, params, null))],
+    ["agents", await median(() => agentsReport(store.audit, params))],
+  ];
+  await store.close();
+
+  console.log(
+    `reports benchmark: ${ROWS.toLocaleString("en")} audit rows over 365 days (loaded in ${
+      (loadMs / 1000).toFixed(1)
+    } s), window 30 days, median of ${RUNS} runs`,
+  );
+  console.log(`full table scan              ${fullScan.toFixed(1).padStart(8)} ms`);
+  for (const [name, ms] of results) {
+    console.log(
+      `${(name + " report").padEnd(28)} ${ms.toFixed(1).padStart(8)} ms  ${
+        (ms / fullScan).toFixed(3)
+      } × full scan`,
+    );
+  }
+  console.log("goal: each report ≤ 0.100 × full scan");
+} finally {
+  await Deno.remove(dir, { recursive: true });
+}

@@ -1,0 +1,58 @@
+/**
+ * The servers `tests/bench/evaluate.ts` measures, each started in its own
+ * process so the load generator, the fake upstream and the server under
+ * test never share an event loop:
+ *
+ *   deno run -A tests/bench/servers.ts bare   # a bare Hono route on Deno.serve
+ *   deno run -A tests/bench/servers.ts insert DB_PATH
+ *                                             # a bare Hono route that commits one SQLite row per request
+ *
+ * policyd itself runs as `cli/policyd.ts serve`, exactly as deployed. Each
+ * prints `listening PORT` on stdout once it accepts connections.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { DatabaseSync } from "node:sqlite";
+
+function serve(app: Hono): void {
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => console.log(`listening ${port}`),
+  }, app.fetch);
+  Deno.addSignalListener("SIGTERM", () => void server.shutdown().then(() => Deno.exit(0)));
+}
+
+/** A bare route answering a small JSON document. */
+function bareApp(): Hono {
+  const app = new Hono();
+  app.get("/bare", (c) => c.json({ ok: true }));
+  return app;
+}
+
+/** A bare route that commits one row per request (WAL, synchronous=NORMAL, like the store). */
+function insertApp(path: string): Hono {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec(`CREATE TABLE IF NOT EXISTS hits (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, ts TEXT NOT NULL, package TEXT NOT NULL)`);
+  const insert = db.prepare("INSERT INTO hits (ts, package) VALUES (?, ?)");
+  const app = new Hono();
+  app.get("/insert", (c) => {
+    const result = insert.run(new Date().toISOString(), c.req.query("package") ?? "bare");
+    return c.json({ ok: true, id: Number(result.lastInsertRowid) });
+  });
+  return app;
+}
+
+if (import.meta.main) {
+  const [kind, path] = Deno.args;
+  if (kind === "bare") serve(bareApp());
+  else if (kind === "insert" && path) serve(insertApp(path));
+  else {
+    console.error("usage: servers.ts bare | insert DB_PATH");
+    Deno.exit(64);
+  }
+}
