@@ -3,7 +3,8 @@
  * one run: an empty Deno script next to `policy check`, `policy hook` (a
  * Claude Code PreToolUse edit of a file that is not a manifest) and
  * `policy precommit` with 50 staged dependencies, against a real policyd on
- * loopback. Prints medians and the ratio to the empty script.
+ * loopback. Prints the median wall time and the mean CPU time (user +
+ * system, steadier on a shared machine) with their ratios to the empty script.
  *
  *   deno run -A tests/bench/client.ts [--runs N]   (env BENCH_CLIENT_RUNS, default 15)
  *
@@ -41,27 +42,27 @@ await Deno.writeTextFile(
 
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
 const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);
-const commands: Array<[string, string, string?]> = [
+// hyperfine runs each command through the shell (subtracting the shell's own
+// start-up), which also feeds the hook its stdin.
+const commands: Array<[string, string]> = [
   ["deno run empty.ts", quote([Deno.execPath(), "run", empty])],
   ["policy check requests", policy("check", "requests")],
-  ["policy hook (PreToolUse)", policy("hook"), hookInput],
+  ["policy hook (PreToolUse)", `${policy("hook")} < ${quote([hookInput])}`],
   ["policy precommit (50 deps)", policy("precommit")],
 ];
 
 try {
-  const results: Array<[string, number]> = [];
-  for (const [name, command, input] of commands) {
+  const results: Array<[string, number, number]> = [];
+  for (const [name, command] of commands) {
     const json = join(repo, "hyperfine.json");
     const out = await new Deno.Command("hyperfine", {
       args: [
-        "-N",
         "--warmup",
         "3",
         "--runs",
         String(RUNS),
         "--export-json",
         json,
-        ...(input ? ["--input", input] : []),
         command,
       ],
       cwd: repo,
@@ -70,17 +71,19 @@ try {
     }).output();
     if (!out.success) throw new Error(`${name}: ${new TextDecoder().decode(out.stderr)}`);
     const report = JSON.parse(await Deno.readTextFile(json));
-    results.push([name, report.results[0].median * 1000]);
+    const result = report.results[0];
+    results.push([name, result.median * 1000, (result.user + result.system) * 1000]);
   }
   const baseline = results[0][1];
   console.log(
     `policy client start-up (hyperfine, median of ${RUNS} runs, ${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno})`,
   );
-  for (const [name, ms] of results) {
+  const baselineCpu = results[0][2];
+  for (const [name, ms, cpu] of results) {
     console.log(
       `${name.padEnd(28)} ${ms.toFixed(1).padStart(8)} ms  ${
         (ms / baseline).toFixed(2).padStart(6)
-      } × empty`,
+      } × empty   CPU ${cpu.toFixed(1).padStart(6)} ms  ${(cpu / baselineCpu).toFixed(2)} × empty`,
     );
   }
   console.log("goal: policy check ≤ 2.00 × empty");

@@ -7,7 +7,8 @@
  * temporary directory.
  *
  *   deno run -A tests/bench/reports.ts [--rows N] [--runs N]
- *   env: BENCH_REPORT_ROWS (1000000), BENCH_REPORT_RUNS (5)
+ *   env: BENCH_REPORT_ROWS (1000000), BENCH_REPORT_RUNS (5),
+ *        BENCH_REPORT_DB=FILE (keep the generated database there and reuse it next time)
  *
  * @module
  */
@@ -73,8 +74,10 @@ async function median(fn: () => unknown): Promise<number> {
   return times[Math.floor(times.length / 2)];
 }
 
+const kept = Deno.env.get("BENCH_REPORT_DB");
 const dir = await Deno.makeTempDir({ prefix: "policyd-bench-reports-" });
-const path = join(dir, "audit.db");
+const path = kept ?? join(dir, "audit.db");
+const reuse = kept !== undefined && (await Deno.stat(kept).catch(() => null)) !== null;
 try {
   let i = 0;
   const store = openSqliteStore(path, {
@@ -82,7 +85,7 @@ try {
   });
   const started = performance.now();
   const CHUNK = 20_000;
-  for (let from = 0; from < ROWS; from += CHUNK) {
+  for (let from = 0; !reuse && from < ROWS; from += CHUNK) {
     const count = Math.min(CHUNK, ROWS - from);
     await store.audit.insertMany(Array.from({ length: count }, (_, k) => syntheticRow(from + k)));
   }
@@ -105,9 +108,9 @@ try {
   await store.close();
 
   console.log(
-    `reports benchmark: ${ROWS.toLocaleString("en")} audit rows over 365 days (loaded in ${
-      (loadMs / 1000).toFixed(1)
-    } s), window 30 days, median of ${RUNS} runs`,
+    `reports benchmark: ${ROWS.toLocaleString("en")} audit rows over 365 days (${
+      reuse ? "reused" : `loaded in ${(loadMs / 1000).toFixed(1)} s`
+    }), window 30 days, median of ${RUNS} runs`,
   );
   console.log(`full table scan              ${fullScan.toFixed(1).padStart(8)} ms`);
   for (const [name, ms] of results) {
