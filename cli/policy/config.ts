@@ -12,7 +12,7 @@
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { basename, dirname, join } from "node:path";
-import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/mod.ts";
+import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/evaluate.ts";
 import { ClientError } from "./exit_codes.ts";
 import { projectName } from "./pyproject_toml.ts";
 

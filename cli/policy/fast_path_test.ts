@@ -44,3 +44,38 @@ Deno.test("everything else goes to commander (help, usage errors, other commands
     assert.equal(fastCommand(args), null, args.join(" "));
   }
 });
+
+/** Modules `entry` loads before it runs: static imports only, followed transitively. */
+async function staticGraph(entry: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL(entry, import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout));
+  type Dep = { isDynamic?: boolean; code?: { specifier: string }; type?: { specifier: string } };
+  const byUrl = new Map<string, { dependencies?: Dep[] }>(
+    info.modules.map((m: { specifier: string }) => [m.specifier, m]),
+  );
+  const seen = new Set<string>();
+  const visit = (url: string) => {
+    if (seen.has(url)) return;
+    seen.add(url);
+    for (const dep of byUrl.get(url)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code) visit(dep.code.specifier);
+    }
+  };
+  visit(info.roots[0]);
+  return [...seen].map((url) => url.replace(/^file:\/\/.*?\/(cli|src)\//, "$1/"));
+}
+
+Deno.test("policy check loads no command-line framework, requirement parser or API contract it does not use", async () => {
+  const graph = await staticGraph("./commands/check.ts");
+  assert.ok(graph.includes("cli/policy/api_client.ts"), "the graph was read");
+  const heavy = graph.filter((m) =>
+    /commander|pip-requirements-js|@renovatebot|src\/api\/(mod|approvals|reports|registry|mcp)\.ts|node:(util|url)/
+      .test(m)
+  );
+  assert.deepEqual(heavy, [], "see docs/performance.md, Client start-up");
+});
