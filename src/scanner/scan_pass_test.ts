@@ -72,11 +72,20 @@ async function harness(pageSize = 1000): Promise<Harness> {
   };
 }
 
+/** Runs `use` with a fresh harness (`pageSize` OSV results a page), closed afterwards. */
+async function withHarness(use: (h: Harness) => Promise<void>, pageSize = 1000): Promise<void> {
+  const h = await harness(pageSize);
+  try {
+    await use(h);
+  } finally {
+    await h.close();
+  }
+}
+
 const FIXTURE_PACKAGES = ["idna", "pycrypto", "pyyaml", "requests", "setuptools"];
 
-Deno.test("a pass alerts on packages whose in-scope highest score reaches the threshold", async () => {
-  const h = await harness();
-  try {
+Deno.test("a pass alerts on packages whose in-scope highest score reaches the threshold", () =>
+  withHarness(async (h) => {
     equal(await h.pass(registryOf(FIXTURE_PACKAGES)), 2);
     const rows = await h.store.audit.list({ verdicts: ["CVE_ALERT"] }, 10);
     const byPackage = Object.fromEntries(rows.map((r) => [r.package, r]));
@@ -105,14 +114,10 @@ Deno.test("a pass alerts on packages whose in-scope highest score reaches the th
     equal(row.license, null);
     // requests peaks at 6.1 for its latest release, pyyaml's records carry no score: no alerts.
     equal(h.upstream.calls["osv.querybatch"], 1);
-  } finally {
-    await h.close();
-  }
-});
+  }));
 
-Deno.test("a second pass over unchanged data writes no rows and fetches no details", async () => {
-  const h = await harness();
-  try {
+Deno.test("a second pass over unchanged data writes no rows and fetches no details", () =>
+  withHarness(async (h) => {
     const registry = registryOf(FIXTURE_PACKAGES);
     equal(await h.pass(registry), 2);
     const details = h.upstream.calls["osv.vulns"];
@@ -120,14 +125,10 @@ Deno.test("a second pass over unchanged data writes no rows and fetches no detai
     equal(await h.pass(registry), 0);
     equal(h.upstream.calls["osv.vulns"], details, "records were fetched again");
     equal(h.upstream.calls["osv.querybatch"], 2);
-  } finally {
-    await h.close();
-  }
-});
+  }));
 
-Deno.test("a changed set of in-scope ids writes a new alert", async () => {
-  const h = await harness();
-  try {
+Deno.test("a changed set of in-scope ids writes a new alert", () =>
+  withHarness(async (h) => {
     equal(await h.pass(registryOf(FIXTURE_PACKAGES)), 2);
     // Scope `any` adds CVE-2013-1633 to setuptools; idna's set is unchanged.
     equal(await h.pass(registryOf(FIXTURE_PACKAGES, { unversioned_cve_scope: "any" })), 1);
@@ -148,14 +149,10 @@ Deno.test("a changed set of in-scope ids writes a new alert", async () => {
     const requests = await h.store.audit.lastAlert("requests");
     equal(requests?.max_cvss, 9.8);
     ok(requests?.cve_ids.includes("CVE-2026-99999"));
-  } finally {
-    await h.close();
-  }
-});
+  }));
 
-Deno.test("scope `latest` leaves out vulnerabilities fixed before the latest release", async () => {
-  const h = await harness();
-  try {
+Deno.test("scope `latest` leaves out vulnerabilities fixed before the latest release", () =>
+  withHarness(async (h) => {
     h.upstream.addPypiResponse("oldvuln", {
       info: { name: "oldvuln", version: "2.0", license: "MIT", classifiers: [] },
     });
@@ -170,14 +167,10 @@ Deno.test("scope `latest` leaves out vulnerabilities fixed before the latest rel
     });
     equal(await h.pass(registryOf(["oldvuln"])), 0);
     equal(await h.pass(registryOf(["oldvuln"], { unversioned_cve_scope: "any" })), 1);
-  } finally {
-    await h.close();
-  }
-});
+  }));
 
-Deno.test("per-query page tokens of the batch API are followed", async () => {
-  const h = await harness(2);
-  try {
+Deno.test("per-query page tokens of the batch API are followed", () =>
+  withHarness(async (h) => {
     equal(
       await h.pass(
         registryOf(FIXTURE_PACKAGES, { unversioned_cve_scope: "any", cve_threshold: 5.0 }),
@@ -188,22 +181,15 @@ Deno.test("per-query page tokens of the batch API are followed", async () => {
     equal(h.upstream.calls["osv.querybatch"], 5);
     const requests = await h.store.audit.lastAlert("requests");
     equal(requests?.cve_ids.length, 8); // every merged requests vulnerability
-  } finally {
-    await h.close();
-  }
-});
+  }, 2));
 
-Deno.test("the pass refreshes the version-less OSV entries of the lookup cache", async () => {
-  const h = await harness();
-  try {
+Deno.test("the pass refreshes the version-less OSV entries of the lookup cache", () =>
+  withHarness(async (h) => {
     await h.pass(registryOf(["requests"]));
     const cached = await h.cache.get<VulnerabilityFacts>(osvQueryKey("requests", null));
     ok(cached?.status === "ok");
     equal(cached.vulnerabilities[0].id, "CVE-2023-32681");
-  } finally {
-    await h.close();
-  }
-});
+  }));
 
 Deno.test("upstream failures skip packages without throwing or alerting", async (t) => {
   const h = await harness();
@@ -222,9 +208,8 @@ Deno.test("upstream failures skip packages without throwing or alerting", async 
   }
 });
 
-Deno.test("5,000 packages: 5 batch calls and one detail call per distinct vulnerability", async () => {
-  const h = await harness();
-  try {
+Deno.test("5,000 packages: 5 batch calls and one detail call per distinct vulnerability", () =>
+  withHarness(async (h) => {
     // Every 10th package has a PYSEC record and its GHSA twin: 500 packages, 1,000 records.
     const names = h.upstream.addSyntheticPackages(5000, { vulnerableEvery: 10, withTwins: true });
     const registry = registryOf(names);
@@ -238,7 +223,4 @@ Deno.test("5,000 packages: 5 batch calls and one detail call per distinct vulner
     equal(await h.pass(registry), 0);
     equal(h.upstream.calls["osv.querybatch"], 5);
     equal(h.upstream.calls["osv.vulns"], 0);
-  } finally {
-    await h.close();
-  }
-});
+  }));
