@@ -37,6 +37,7 @@ export const TARGETS: CompileTarget[] = [
       "dashboards/static",
       "workflows.md",
       "src/registry/parse_worker.ts",
+      "docs",
     ],
   },
   { name: "policy", entry: "cli/policy.ts", assets: [] },

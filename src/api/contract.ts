@@ -8,6 +8,9 @@
  */
 import type { z } from "zod";
 
+/** Largest accepted request body in bytes (SPEC §7); larger bodies are `413`. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** One documented response of a route. */
 export interface ResponseContract {
   description: string;

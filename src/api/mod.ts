@@ -20,7 +20,9 @@ import {
 import { agentsReportRoute, legalReportRoute, securityReportRoute } from "./reports.ts";
 import { auditRoute } from "./audit.ts";
 import {
+  docsPageRoute,
   healthRoute,
+  llmsTxtRoute,
   openapiRoute,
   workflowsJsonRoute,
   workflowsMarkdownRoute,
@@ -62,4 +64,6 @@ export const API_ROUTES: readonly RouteContract[] = [
   workflowsMarkdownRoute,
   workflowsJsonRoute,
   mcpRoute,
+  llmsTxtRoute,
+  docsPageRoute,
 ];

@@ -67,3 +67,36 @@ export const workflowsJsonRoute = defineRoute("get", "/workflows.json", {
     304: { description: "not modified (If-None-Match)" },
   },
 });
+
+/** `GET /llms.txt` (server root): the llms.txt index for AI assistants. */
+export const llmsTxtRoute = defineRoute({
+  method: "get",
+  path: "/llms.txt",
+  base: "",
+  summary:
+    "llms.txt (llmstxt.org): what policyd is and links to workflows.md, openapi.json and the docs.",
+  public: true,
+  responses: {
+    200: { description: "the index (Markdown)", schema: z.string(), contentType: "text/markdown" },
+  },
+});
+
+/** Name of a documentation page: `auth.md`. */
+export const DocsPageParamsSchema = z.object({
+  page: z.string().regex(/^[a-z][a-z0-9_-]*\.md$/, { message: "a page name such as auth.md" }),
+});
+
+/** `GET /docs/:page` (server root): one page of the documentation. */
+export const docsPageRoute = defineRoute({
+  method: "get",
+  path: "/docs/:page",
+  base: "",
+  summary: "One documentation page as Markdown (listed in /llms.txt).",
+  public: true,
+  params: DocsPageParamsSchema,
+  responses: {
+    200: { description: "the page", schema: z.string(), contentType: "text/markdown" },
+    304: { description: "not modified (If-None-Match)" },
+    404: { description: "no such page" },
+  },
+});

@@ -10,7 +10,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { PROJECT_PATTERN } from "../api/headers.ts";
 import { CALL_SOURCES } from "../api/enums.ts";
-import { API_ROUTES, fullPath } from "../api/mod.ts";
+import { API_ROUTES, fullPath, MAX_BODY_BYTES } from "../api/mod.ts";
 import { AuthError, AuthNotImplementedError } from "../auth/types.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
@@ -29,10 +29,10 @@ import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
-import { auditRoutes } from "./routes/audit.ts";
+import { llmsRoutes, PUBLIC_DOCS_PREFIX } from "./routes/llms.ts";
 
-/** Largest accepted request body (SPEC §7). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** Largest accepted request body (SPEC §7), defined by the wire contract. */
+export { MAX_BODY_BYTES };
 
 /** Routes that never require authentication (SPEC §15.27): the contracts marked `public`. */
 const PUBLIC_API_PATHS = new Set(API_ROUTES.filter((r) => r.public).map(fullPath));
@@ -106,7 +106,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Authentication and the call context, for the API and the dashboards.
   app.use("*", async (c, next) => {
-    const isPublic = PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith("/static/");
+    const isPublic = PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith("/static/") ||
+      c.req.path.startsWith(PUBLIC_DOCS_PREFIX);
     if (!isPublic) {
       const identity = await deps.authenticator.authenticate({
         headers: c.req.raw.headers,
@@ -165,7 +166,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", proposalRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
-  app.route("/api/v1", auditRoutes(deps));
+  app.route("/", llmsRoutes());
   for (const mount of deps.extraRoutes ?? []) mount(app);
 
   app.notFound((c) =>

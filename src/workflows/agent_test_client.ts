@@ -104,6 +104,7 @@ export class AgentTestClient {
     appendQuery(local.searchParams, options.query);
     const headers = new Headers(this.#options.headers);
     new Headers(options.headers).forEach((value, name) => headers.set(name, value));
+    const explicit = Object.fromEntries(headers);
     let body: string | undefined;
     if (options.json !== undefined) {
       body = JSON.stringify(options.json);
@@ -123,8 +124,9 @@ export class AgentTestClient {
         params: match?.params,
         query: toQueryParams(local.searchParams),
         request: options.json === undefined ? undefined : { type: "json", value: options.json },
-        headers: Object.fromEntries(headers),
+        headers: explicit,
         status: response.status,
+        responseHeaders: pickHeaders(response.headers, RECORDED_RESPONSE_HEADERS),
         response: decodeBody(response.bytes, response.headers.get("content-type")),
       });
     }
@@ -153,6 +155,20 @@ export class AgentTestClient {
     ) => Response | Promise<Response>;
     return appFetch.call(target, request, this.#options.env);
   }
+}
+
+/** Response headers published with a step: the ones that tell a caller what to do next. */
+export const RECORDED_RESPONSE_HEADERS = ["www-authenticate", "location", "retry-after", "allow"];
+
+function pickHeaders(
+  headers: Headers,
+  names: readonly string[],
+): Record<string, string> | undefined {
+  const picked = names.flatMap((name) => {
+    const value = headers.get(name);
+    return value === null ? [] : [[name, value] as const];
+  });
+  return picked.length === 0 ? undefined : Object.fromEntries(picked);
 }
 
 function appendQuery(params: URLSearchParams, query: RequestOptions["query"]): void {

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { relative, resolve } from "node:path";
+import { type ApiConventions, loadConventions } from "./conventions.ts";
 import { DEFAULT_TITLE } from "./document.ts";
 import { renderRuleFiles, writeRuleFiles } from "./export_rules.ts";
 import { parsePlatforms } from "./platforms.ts";
@@ -21,8 +22,8 @@ export interface CliIo {
 
 /** Usage text of the command line. */
 export const USAGE = `Usage:
-  workflows run   [--out workflows.md] [--json workflows.json] [--title T] [--merge | --full]
-                  [--check | --write] -- <deno test arguments>
+  workflows run   [--out workflows.md] [--json workflows.json] [--title T] [--conventions MODULE]
+                  [--strict] [--merge | --full] [--check | --write] -- <deno test arguments>
   workflows check [same options as run] -- <deno test arguments>
   workflows export --in workflows.md --out DIR [--platform cursor,claude,copilot,windsurf,cline,agents,gemini]
                   [--link URL-or-path]
@@ -31,7 +32,11 @@ run     runs deno test, publishes the workflows of passing tests. Only a passing
         document; --write also writes after failures. With CI=true (or 1) it checks instead of
         writing, unless --write is given.
 check   like run, but never writes: exits 1 when the committed document is stale.
-export  writes one rule file per AI coding-assistant platform.`;
+export  writes one rule file per AI coding-assistant platform (the Conventions included).
+
+--conventions MODULE  a module exporting \`conventions\` (base path, authentication, errors,
+        headers, enumerations), rendered as the document's first section, ## Conventions.
+--strict  refuse to compile when a workflow declares no \`requires\` (its **Requires:** line).`;
 
 /**
  * Runs the command line and returns the exit code (2 for usage errors).
@@ -88,6 +93,8 @@ async function run(
       out: { type: "string", default: "workflows.md" },
       json: { type: "string" },
       title: { type: "string", default: DEFAULT_TITLE },
+      conventions: { type: "string" },
+      strict: { type: "boolean", default: false },
       merge: { type: "boolean", default: false },
       full: { type: "boolean", default: false },
       check: { type: "boolean", default: false },
@@ -103,12 +110,23 @@ async function run(
   if (check && command === "run" && !values.check) {
     io.log("[workflows] CI is set: checking the document instead of writing it");
   }
+  let conventions: ApiConventions | undefined;
+  if (values.conventions !== undefined) {
+    try {
+      conventions = await loadConventions(values.conventions, io.cwd);
+    } catch (error) {
+      io.log(`[workflows] cannot load the conventions: ${(error as Error).message}`);
+      return 2;
+    }
+  }
   const out = resolve(io.cwd, values.out);
   return await runWorkflowTests({
     denoArgs: forwarded,
     out,
     json: resolve(io.cwd, values.json ?? out.replace(/\.md$/, "") + ".json"),
     title: values.title,
+    conventions,
+    strict: values.strict,
     merge: values.merge ? "always" : values.full ? "never" : "auto",
     check,
     writeAfterFailure: values.write,

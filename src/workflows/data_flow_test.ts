@@ -63,6 +63,20 @@ Deno.test("deriveDataFlow() ignores trivial values, echoes of client input and e
   ]);
 });
 
+Deno.test("deriveDataFlow() links a small id into a path or query parameter of the same name only", () => {
+  const steps = [
+    call({ method: "POST", response: json({ id: 1, count: 1 }) }),
+    call({ query: { limit: "1" } }),
+    call({ path: "/requests/1", route: "/requests/:id", params: { id: "1" } }),
+    call({ query: { id: "1" } }),
+    call({ path: "/pages/1", route: "/pages/:page", params: { page: "1" } }),
+  ];
+  assert.deepEqual(deriveDataFlow(steps), [
+    { from: { step: 1, key: "id" }, to: { step: 3, location: "path", key: ":id" } },
+    { from: { step: 1, key: "id" }, to: { step: 4, location: "query", key: "id" } },
+  ]);
+});
+
 Deno.test("deriveDataFlow() returns nothing for a single step or non-JSON responses", () => {
   assert.deepEqual(deriveDataFlow([call({ response: json({ id: "abc" }) })]), []);
   assert.deepEqual(

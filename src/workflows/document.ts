@@ -5,6 +5,7 @@
  * @module
  */
 import { type JUnitReport, testKey } from "./junit.ts";
+import type { ApiConventions } from "./conventions.ts";
 import type { Workflow, WorkflowDocument } from "./types.ts";
 
 /** The default document title. */
@@ -14,6 +15,7 @@ export const DEFAULT_TITLE = "API Workflows";
  * Orders workflows by test file, then declaration index, then test name
  * (code-unit comparison, independent of locale) and checks that IDs are
  * unique. Throws an `Error` naming both tests when two workflows share an ID.
+ * `conventions`, when given, become the document's first section.
  *
  * @example
  * ```ts
@@ -24,6 +26,7 @@ export const DEFAULT_TITLE = "API Workflows";
 export function buildDocument(
   workflows: readonly Workflow[],
   title = DEFAULT_TITLE,
+  conventions?: ApiConventions,
 ): WorkflowDocument {
   const sorted = [...workflows].sort(compareSource);
   const byId = new Map<string, Workflow>();
@@ -37,7 +40,9 @@ export function buildDocument(
     }
     byId.set(wf.id, wf);
   }
-  return { format: "workflows/v1", title, workflows: sorted };
+  return conventions === undefined
+    ? { format: "workflows/v1", title, workflows: sorted }
+    : { format: "workflows/v1", title, conventions, workflows: sorted };
 }
 
 function compareSource(a: Workflow, b: Workflow): number {

@@ -83,8 +83,9 @@ function withinBudget(
 
 /**
  * The compact index of a compiled document (at most `maxChars`, default 4,000
- * characters; when the workflows do not all fit, the last line says how many
- * were left out).
+ * characters): the document's Conventions (up to half of what the heading
+ * leaves; the rest is pointed at), then one line per workflow; when the workflows do not all fit,
+ * the last line says how many were left out.
  *
  * @example
  * ```ts
@@ -108,6 +109,15 @@ export function renderIndex(markdown: string, link: string, maxChars = INDEX_BUD
   );
   const more = (n: number) => `- … and ${n} more workflows in the full document.\n`;
   let text = head;
+  const frame = "## Conventions\n\n\n\n## Workflows\n\n";
+  const conventions = summary.conventions === undefined ? "" : fitConventions(
+    summary.conventions,
+    Math.floor((maxChars - head.length) / 2) - frame.length,
+    link,
+  );
+  if (conventions !== "") {
+    text += `## Conventions\n\n${conventions}\n\n## Workflows\n\n`;
+  }
   for (let i = 0; i < lines.length; i++) {
     const last = i === lines.length - 1;
     const next = text + lines[i] + "\n";
@@ -118,6 +128,22 @@ export function renderIndex(markdown: string, link: string, maxChars = INDEX_BUD
     text = next;
   }
   return lines.length === 0 ? `${text}_No verified workflows yet._\n` : text;
+}
+
+// The conventions whole when they fit in `budget` characters, else their first
+// lines and a pointer to the full document ("" when not even that fits).
+function fitConventions(conventions: string, budget: number, link: string): string {
+  if (conventions.length <= budget) return conventions;
+  const tail = `- … the rest of the conventions are in the full document: ${link}`;
+  if (tail.length > budget) return "";
+  const kept: string[] = [];
+  let length = tail.length;
+  for (const line of conventions.split("\n")) {
+    if (length + line.length + 1 > budget) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  return [...kept, tail].join("\n");
 }
 
 function demoteHeadings(markdown: string): string {

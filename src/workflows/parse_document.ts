@@ -16,6 +16,8 @@ export interface WorkflowSummary {
 /** The parts of a compiled document the exporter needs. */
 export interface DocumentSummary {
   title: string;
+  /** The body of the `## Conventions` section (preamble excluded), when the document has one. */
+  conventions?: string;
   workflows: WorkflowSummary[];
 }
 
@@ -41,10 +43,20 @@ export function parseDocument(markdown: string): DocumentSummary {
   let current: WorkflowSummary | undefined;
   let inSequence = false;
   let fence: string | undefined;
+  let conventions: string[] | undefined;
+  let inConventions = false;
   for (const line of lines) {
     const marker = /^(`{3,})/.exec(line)?.[1];
     if (marker !== undefined && (fence === undefined || marker.length >= fence.length)) {
       fence = fence === undefined ? marker : undefined;
+      if (inConventions) conventions?.push(line);
+      continue;
+    }
+    if (line.startsWith("## ") && fence === undefined) {
+      inConventions = line === "## Conventions";
+      if (inConventions) conventions = [];
+    } else if (inConventions) {
+      conventions?.push(line);
       continue;
     }
     if (fence !== undefined) continue;
@@ -62,5 +74,8 @@ export function parseDocument(markdown: string): DocumentSummary {
       current.actions.push(line.split(/(?<!\\)\|/)[3].trim().replace(/\\\|/g, "|"));
     }
   }
-  return { title, workflows };
+  if (conventions === undefined) return { title, workflows };
+  // The first paragraph is the preamble (how the document was made), not a convention.
+  const body = conventions.join("\n").trim().split("\n\n").slice(1).join("\n\n").trim();
+  return { title, conventions: body, workflows };
 }

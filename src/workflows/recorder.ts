@@ -21,9 +21,14 @@ export interface RawApiCall {
   params?: Record<string, string>;
   query?: QueryParams;
   request?: RecordedBody;
-  /** Request header values, kept in memory only to detect data flow into headers. */
+  /**
+   * The request headers the test set (on the client or the call; not the
+   * automatic `content-type` of a JSON body). Published redacted.
+   */
   headers: Record<string, string>;
   status: number;
+  /** The response headers a caller must act on (`www-authenticate`, `location`, …) when present. */
+  responseHeaders?: Record<string, string>;
   response?: RecordedBody;
 }
 

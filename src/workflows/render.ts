@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { renderConventions } from "./conventions.ts";
 import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
 import type {
   ApiStep,
@@ -22,8 +23,9 @@ const PREAMBLE =
   "order shown here, copy request shapes exactly, and do not invent fields.";
 
 /**
- * Renders the whole Markdown document: title, preamble, table of contents and
- * one section per workflow in the given order. The output depends only on
+ * Renders the whole Markdown document: title, `## Conventions` (opening with
+ * the preamble) when the document has conventions, else the preamble alone,
+ * table of contents and one section per workflow in the given order. The output depends only on
  * `doc` (no timestamps), so equal inputs give byte-identical documents.
  *
  * @example
@@ -34,9 +36,12 @@ const PREAMBLE =
  * ```
  */
 export function renderDocument(doc: WorkflowDocument): string {
-  const used = new Set<string>(["contents"]);
+  const used = new Set<string>(["contents", "conventions"]);
   const anchors = doc.workflows.map((wf) => headingAnchor(`Workflow: ${oneLine(wf.name)}`, used));
-  const parts = [`# ${oneLine(doc.title)}`, PREAMBLE, "## Contents"];
+  const parts = [`# ${oneLine(doc.title)}`];
+  if (doc.conventions === undefined) parts.push(PREAMBLE);
+  else parts.push("## Conventions", PREAMBLE, renderConventions(doc.conventions));
+  parts.push("## Contents");
   if (doc.workflows.length === 0) {
     parts.push("_No workflow test passed in the run that compiled this document._");
   } else {
@@ -69,6 +74,7 @@ export function renderWorkflow(wf: Workflow): string {
     `## Workflow: ${oneLine(wf.name)}`,
     `**ID:** \`${wf.id}\``,
     `**Intent:** ${oneLine(wf.intent)}`,
+    ...(wf.requires?.length ? [`**Requires:** ${wf.requires.map(oneLine).join("; ")}`] : []),
     `**Status:** ${wf.status}`,
     "### 1. Ordered Execution Sequence",
     sequenceTable(wf.steps),
@@ -87,6 +93,8 @@ function names(keys: string[]): string {
 /** One line saying which parameters a call sent and what it answered. */
 function describeCall(step: ApiStep): string {
   const sent: string[] = [];
+  const headers = Object.keys(step.headers ?? {});
+  if (headers.length > 0) sent.push(`headers ${names(headers)}`);
   const query = Object.keys(step.query ?? {});
   if (query.length > 0) sent.push(`query ${names(query)}`);
   const body = step.request;
@@ -126,13 +134,17 @@ function payloads(step: ApiStep, n: number): string {
   if (step.route !== undefined && step.route !== step.path) {
     parts.push(`Route: \`${step.method} ${step.route}\``);
   }
+  if (step.headers !== undefined) {
+    parts.push("Request headers:", fence("json", JSON.stringify(step.headers, null, 2)));
+  }
   if (step.query !== undefined) {
     parts.push("Query parameters:", fence("json", JSON.stringify(step.query, null, 2)));
   }
-  parts.push(
-    ...bodyBlock("Request body", step.request),
-    ...bodyBlock("Response body", step.response),
-  );
+  parts.push(...bodyBlock("Request body", step.request));
+  if (step.responseHeaders !== undefined) {
+    parts.push("Response headers:", fence("json", JSON.stringify(step.responseHeaders, null, 2)));
+  }
+  parts.push(...bodyBlock("Response body", step.response));
   return parts.join("\n\n");
 }
 

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "./atomic_write.ts";
+import type { ApiConventions } from "./conventions.ts";
 import { analyseDenoTestArgs, forbiddenDenoTestArg, permissionArgs } from "./deno_args.ts";
 import { buildDocument, mergeWorkflows, serializeDocument } from "./document.ts";
 import { readFragments, RUN_DIR_ENV } from "./fragment.ts";
@@ -25,6 +26,10 @@ export interface RunOptions {
   /** JSON twin path. */
   json: string;
   title: string;
+  /** The API's conventions, rendered as the document's first section. */
+  conventions?: ApiConventions;
+  /** Refuse to compile a workflow without `requires` (`--strict`). */
+  strict?: boolean;
   /** `auto`: merge when the run is narrowed; `always` (`--merge`); `never` (`--full`). */
   merge: "auto" | "always" | "never";
   /** Compare with the existing files instead of writing them. */
@@ -145,6 +150,12 @@ async function compile(
 ): Promise<Compiled | string> {
   const fragments = (await readFragments(runDir)).map((wf) => relativise(wf, options.cwd));
   const passed: Workflow[] = [];
+  if (options.strict) {
+    const bare = fragments.filter((wf) => !wf.requires?.length).map((wf) => `"${wf.name}"`);
+    if (bare.length > 0) {
+      return `Cannot compile workflows (--strict): no \`requires\` in ${bare.join(", ")}`;
+    }
+  }
   for (const wf of fragments) {
     const key = testKey(wf.source.file, wf.source.test);
     if (report.ambiguous.has(key)) {
@@ -169,7 +180,7 @@ async function compile(
     );
   }
   try {
-    const doc = buildDocument(workflows, options.title);
+    const doc = buildDocument(workflows, options.title, options.conventions);
     return { markdown: renderDocument(doc), json: serializeDocument(doc), count: workflows.length };
   } catch (error) {
     return (error as Error).message;

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { conventionsSchema } from "./conventions.ts";
 import type {
   DataFlowLink,
   RecordedBody,
@@ -25,9 +26,11 @@ const step: z.ZodType<WorkflowStep> = z.discriminatedUnion("kind", [
     method: z.string(),
     path: z.string(),
     route: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
     query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
     request: body.optional(),
     status: z.number().int(),
+    responseHeaders: z.record(z.string(), z.string()).optional(),
     response: body.optional(),
   }),
   z.object({ kind: z.literal("boundary"), domain: z.string(), name: z.string() }),
@@ -55,6 +58,7 @@ export const workflowSchema: z.ZodType<Workflow> = z.object({
   id: z.string().min(1),
   name: z.string(),
   intent: z.string(),
+  requires: z.array(z.string()).optional(),
   status: z.literal("Verified / Test-Gated"),
   source: z.object({ file: z.string(), test: z.string(), index: z.number().int() }),
   steps: z.array(step),
@@ -73,5 +77,6 @@ export const workflowSchema: z.ZodType<Workflow> = z.object({
 export const workflowDocumentSchema: z.ZodType<WorkflowDocument> = z.object({
   format: z.literal("workflows/v1"),
   title: z.string(),
+  conventions: conventionsSchema.optional(),
   workflows: z.array(workflowSchema),
 });

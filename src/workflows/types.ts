@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { ApiConventions } from "./conventions.ts";
+
 /** The only status a published workflow can have. */
 export const WORKFLOW_STATUS = "Verified / Test-Gated" as const;
 
@@ -29,9 +31,13 @@ export interface ApiStep {
   path: string;
   /** The route template (`/items/:id`) when the target exposes its routes. */
   route?: string;
+  /** Request headers the test set, redacted (names lowercased). */
+  headers?: Record<string, string>;
   query?: QueryParams;
   request?: RecordedBody;
   status: number;
+  /** Response headers a caller acts on (`www-authenticate`, `location`, `retry-after`, `allow`). */
+  responseHeaders?: Record<string, string>;
   response?: RecordedBody;
 }
 
@@ -70,6 +76,8 @@ export interface Workflow {
   id: string;
   name: string;
   intent: string;
+  /** Prerequisites (server configuration, role), rendered as the `**Requires:**` line. */
+  requires?: string[];
   status: typeof WORKFLOW_STATUS;
   source: WorkflowSource;
   steps: WorkflowStep[];
@@ -80,5 +88,7 @@ export interface Workflow {
 export interface WorkflowDocument {
   format: "workflows/v1";
   title: string;
+  /** The API's conventions, rendered as the document's first section. */
+  conventions?: ApiConventions;
   workflows: Workflow[];
 }

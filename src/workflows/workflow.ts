@@ -12,6 +12,16 @@ import { workflowId } from "./workflow_id.ts";
 /** The body of a workflow test. */
 export type WorkflowFn = (t: Deno.TestContext) => void | Promise<void>;
 
+/** Options of `workflow()`. */
+export interface WorkflowOptions {
+  /**
+   * What a caller needs before this workflow works: server configuration,
+   * a role, data that must exist. Rendered as the `**Requires:**` line under
+   * the intent (one item, or several joined with `; `).
+   */
+  requires?: string | readonly string[];
+}
+
 // Declaration counter of this test module: every test file runs in its own
 // isolate with a fresh module graph, so this counts `workflow()` calls per file
 // in declaration order, which the document is sorted by. Unavoidable module
@@ -24,7 +34,8 @@ let declared = 0;
  * become the workflow's steps. When the body completes without throwing and no
  * `t.step` failed, the redacted workflow is written to the runner's run
  * directory; the runner then publishes it only if JUnit says the test passed.
- * Throws at declaration when the name yields no ID.
+ * `options.requires` lists its prerequisites. Throws at declaration when the
+ * name yields no ID or a `requires` item is empty.
  *
  * @example
  * ```ts ignore
@@ -34,15 +45,22 @@ let declared = 0;
  * Deno.test("health", workflow("Check health", "Confirm the API is up.", async () => {
  *   const res = await new AgentTestClient(app).get("/health");
  *   if (res.status !== 200) throw new Error("down");
- * }));
+ * }, { requires: "nothing: the health route needs no authentication" }));
  * ```
  */
 export function workflow(
   name: string,
   intent: string,
   fn: WorkflowFn,
+  options: WorkflowOptions = {},
 ): (t: Deno.TestContext) => Promise<void> {
   workflowId(name);
+  const requires = typeof options.requires === "string"
+    ? [options.requires]
+    : [...(options.requires ?? [])];
+  if (requires.some((item) => item.trim() === "")) {
+    throw new Error(`workflow "${name}": every \`requires\` item must say something`);
+  }
   const index = declared++;
   return async (t) => {
     const runDir = readRunDir();
@@ -54,7 +72,10 @@ export function workflow(
     await recorder.run(() => fn(context));
     if (failedSteps > 0 || target === undefined) return;
     const source = { file: t.origin, test: t.name, index };
-    writeFragment(target, compileWorkflow({ name, intent, source, steps: recorder.steps() }));
+    writeFragment(
+      target,
+      compileWorkflow({ name, intent, requires, source, steps: recorder.steps() }),
+    );
   };
 }
 

@@ -191,6 +191,28 @@ Deno.test("a type error (no JUnit report) leaves the document untouched and exit
   });
 });
 
+Deno.test("--conventions opens the document with ## Conventions; --strict refuses workflows without requires", async () => {
+  await withProject(["orders"], async (dir) => {
+    await Deno.writeTextFile(
+      join(dir, "conventions.ts"),
+      'export const conventions = { basePath: "/", headers: [{ name: "X-Shop", direction: "request", meaning: "the shop" }] };\n',
+    );
+    const run = await runner(dir, ["run", "--conventions", "conventions.ts", "--", "-A"]);
+    assert.equal(run.code, 0, run.stderr);
+    const md = await read(dir);
+    assert.match(md, /^# API Workflows\n\n## Conventions\n\nThis document is generated/);
+    assert.match(md, /### Headers\n\n- `X-Shop` \(request\): the shop\n/);
+    assert.match(md, /\*\*Requires:\*\* an account that may order\n/);
+    const json = JSON.parse(await read(dir, "workflows.json"));
+    assert.equal(json.conventions.basePath, "/");
+
+    const strict = await runner(dir, ["run", "--strict", "--", "-A"]);
+    assert.equal(strict.code, 1);
+    assert.match(strict.stderr, /--strict\): no `requires` in "Check health"/);
+    assert.equal(await read(dir), md, "the document is left untouched");
+  });
+});
+
 Deno.test("check mode (and CI=true) fails on a stale document without rewriting it", async () => {
   await withProject(["orders"], async (dir) => {
     assert.equal((await runner(dir, ["run", "--", "-A"])).code, 0);

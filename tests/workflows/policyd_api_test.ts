@@ -43,6 +43,10 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+    },
   ),
 );
 
@@ -50,7 +54,7 @@ Deno.test(
   "a denied package with its replacement",
   workflow(
     "Replace a denied package",
-    "When policyd denies a package, read the denial category and switch to the suggested replacement.",
+    "When policyd denies a package, read the denial category, evaluate the suggested replacement to learn its latest release, and check that pinned release.",
     async () => {
       const app = await workflowApp("denied");
       try {
@@ -66,18 +70,27 @@ Deno.test(
           "DENIAL_BANNED",
           "cryptography",
         ]);
-        const replacement = await stepBoundary(
+        const candidate = await client.get("/api/v1/evaluate", {
+          query: { package: body.replacement, project: "shop-api" },
+        });
+        const latest = candidate.json<{ latest_version: string | null }>().latest_version;
+        equal(latest, "46.0.7");
+        const pinned = await stepBoundary(
           "Client-side logic",
-          "Take the `replacement` of the denial and choose the release you will install",
-          () => ({ package: body.replacement, version: "46.0.7" }),
+          "Pin the replacement to the `latest_version` policyd reported for it (PyPI's latest release)",
+          () => ({ package: body.replacement, version: latest! }),
         );
         const check = await client.get("/api/v1/evaluate", {
-          query: { ...replacement, project: "shop-api" },
+          query: { ...pinned, project: "shop-api" },
         });
         equal(check.json<{ verdict: string }>().verdict, "ALLOWED");
       } finally {
         await app.close();
       }
+    },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
     },
   ),
 );
@@ -121,13 +134,17 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires:
+        "nothing beyond a running server; what `proposal_status` says depends on the server's REGISTRY_PROPOSER (`logged` with log_only, shown here)",
+    },
   ),
 );
 
 Deno.test(
   "operator reviews the pending queue and approves through a proposal",
   workflow(
-    "Review the pending queue and approve a package",
+    "Review the pending queue and approve a package (local_file proposer)",
     "As an operator, read the review queue, classify a package through the configured proposer, and see the rule live.",
     async () => {
       const app = await workflowApp("review", { env: { REGISTRY_PROPOSER: "local_file" } });
@@ -159,6 +176,12 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires: [
+        "an operator (anyone in single-user mode; a member of OPERATOR_GROUP in org mode)",
+        "REGISTRY_PROPOSER=local_file (or local_git) on the server: the rule is written and live at once",
+      ],
+    },
   ),
 );
 
@@ -166,7 +189,7 @@ Deno.test(
   "reload after a registry merge",
   workflow(
     "Reload the registry after a pull request is merged",
-    "Deliver the git host's merge webhook (headers X-GitHub-Event: pull_request and X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body keyed with REGISTRY_WEBHOOK_SECRET>) so policyd pulls the merged registry and reloads it atomically.",
+    "Deliver the git host's merge webhook (headers X-GitHub-Event: pull_request and X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the exact raw body bytes, keyed with REGISTRY_WEBHOOK_SECRET>) so policyd pulls the merged registry and reloads it atomically.",
     async () => {
       const root = await Deno.makeTempDir({ prefix: "policyd-wf-git-" });
       const example = await readExampleRegistry();
@@ -219,6 +242,13 @@ Deno.test(
         await Deno.remove(root, { recursive: true }).catch(() => {});
       }
     },
+    {
+      requires: [
+        "REGISTRY_WEBHOOK_SECRET set on the server (without it every delivery is 403)",
+        "a git-backed registry: REGISTRY_PATH inside a git clone whose remote receives the merge",
+        "no identity: the signature authenticates the delivery, also in org mode",
+      ],
+    },
   ),
 );
 
@@ -260,6 +290,10 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+    },
   ),
 );
 
@@ -286,6 +320,10 @@ Deno.test(
       } finally {
         await app.close();
       }
+    },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
     },
   ),
 );
@@ -314,6 +352,10 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+    },
   ),
 );
 
@@ -333,5 +375,6 @@ Deno.test(
         await app.close();
       }
     },
+    { requires: "nothing: the health route is public, also in org mode" },
   ),
 );

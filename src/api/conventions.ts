@@ -1,0 +1,182 @@
+/**
+ * policyd's API conventions for the workflow document (`## Conventions` of
+ * `workflows.md`): base path, authentication, errors, headers and
+ * enumerations, built from the wire contract — the route contracts, the
+ * enumerations and the header table of `src/api` — so the document cannot
+ * drift from the API. `deno task test` hands this module to the workflows
+ * runner (`--conventions src/api/conventions.ts`).
+ *
+ * A plain object in the shape of the workflow library's `ApiConventions`
+ * (the library validates it when it loads it; the contract imports nothing
+ * but zod and the pure core).
+ *
+ * @module
+ */
+import { API_ROUTES, fullPath, registryWebhookRoute, type RouteContract } from "./mod.ts";
+import { MAX_BODY_BYTES } from "./contract.ts";
+import { CONTEXT_HEADERS } from "./headers.ts";
+import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
+import {
+  APPROVAL_STATUSES,
+  CALL_SOURCES,
+  DENIAL_CATEGORIES,
+  PENDING_REASONS,
+  PROPOSAL_STATUSES,
+  REGISTRY_STATUSES,
+  VERDICTS,
+} from "./enums.ts";
+
+const call = (route: RouteContract) => `\`${route.method.toUpperCase()} ${fullPath(route)}\``;
+const list = (routes: readonly RouteContract[]) => routes.map(call).join(", ");
+
+const PUBLIC = API_ROUTES.filter((route) => route.public && route !== registryWebhookRoute);
+const OPERATOR = API_ROUTES.filter((route) => route.operator);
+
+/** Every documented error status, with the routes that answer it and when. */
+function errorStatuses(): { name: string; meaning: string }[] {
+  const byStatus = new Map<number, string[]>();
+  const add = (status: number, text: string) =>
+    byStatus.set(status, [...(byStatus.get(status) ?? []), text]);
+  add(401, "any route but the public ones, in org mode, without an accepted identity");
+  add(404, "an unknown path");
+  add(413, `any request whose body exceeds ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  for (const route of API_ROUTES) {
+    for (const [status, response] of Object.entries(route.responses)) {
+      if (Number(status) >= 400) add(Number(status), `${call(route)}: ${response.description}`);
+    }
+  }
+  return [...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, texts]) => ({
+    name: String(status),
+    meaning: texts.join("; "),
+  }));
+}
+
+/** policyd's conventions (the `conventions` export the workflows runner loads). */
+export const conventions = {
+  basePath: "/api/v1",
+  authentication: {
+    summary: "The server runs in one of two modes (its `AUTH_ENABLED` setting). " +
+      "Single-user mode (the default, and `policyd quickstart`): no authentication, every caller " +
+      "is `local` and may do everything. Org mode (`AUTH_ENABLED=true`): every route needs an " +
+      `identity except the public ones (${list(PUBLIC)}) and the merge webhook ` +
+      `(${call(registryWebhookRoute)}), which is guarded by its HMAC signature instead. ` +
+      "A missing or rejected identity " +
+      'is `401` with a `WWW-Authenticate` header and `detail: "authentication required"`, ' +
+      "whatever the cause. Operators are the members of the server's `OPERATOR_GROUP` (default " +
+      `\`policy-admins\`); only they may call ${list(OPERATOR)} — anyone else gets \`403\` ` +
+      "(in single-user mode everyone is an operator).",
+    modes: [
+      {
+        name: "header (org mode's usual backend)",
+        meaning: "an authenticating gateway in front of policyd sends `X-Forwarded-User` " +
+          "(required), `X-Forwarded-Email` and `X-Forwarded-Groups` (comma-separated); policyd " +
+          "believes them only from peers in `TRUSTED_PROXIES`. A client behind the gateway " +
+          "authenticates to the gateway; a call from outside those peers is `401`.",
+      },
+      {
+        name: "webhook",
+        meaning: "policyd asks the server's `AUTH_VERIFY_URL` to verify the caller's " +
+          "`Authorization` header (for example `Bearer <token>`).",
+      },
+    ],
+  },
+  errors: {
+    summary: "Every error (status 400 and above) is an RFC 9457 problem document " +
+      "`{type, title, status, detail, errors?}`: `type` is `https://policyd.dev/problems/<slug>`, " +
+      "`detail` says what happened, and `errors` lists field-level problems as " +
+      "`[{path, message}]` (for example `packages[3].package`). A client mistake is never a 5xx. " +
+      "Every response carries `X-Request-Id`; quote it when reporting a 5xx.",
+    mediaType: PROBLEM_CONTENT_TYPE,
+    statuses: errorStatuses(),
+  },
+  headers: [
+    ...Object.entries(CONTEXT_HEADERS).map(([name, meaning]) => ({
+      name,
+      direction: "request" as const,
+      meaning,
+    })),
+    {
+      name: "Content-Type",
+      direction: "request" as const,
+      meaning: "`application/json` on every request with a body",
+    },
+    {
+      name: "X-GitHub-Event, X-Hub-Signature-256",
+      direction: "request" as const,
+      meaning: "the merge webhook's event name and `sha256=<hex HMAC-SHA256 of the raw body " +
+        "keyed with the server's REGISTRY_WEBHOOK_SECRET>`",
+    },
+    {
+      name: "If-None-Match",
+      direction: "request" as const,
+      meaning: "on the documents (`workflows.md`, `workflows.json`): answers `304` while unchanged",
+    },
+    {
+      name: "WWW-Authenticate",
+      direction: "response" as const,
+      meaning: "on every `401`: the challenge of the authentication backend",
+    },
+    {
+      name: "X-Request-Id",
+      direction: "response" as const,
+      meaning: "on every response; the server log's id of the request",
+    },
+    {
+      name: "ETag",
+      direction: "response" as const,
+      meaning: "on the documents, for `If-None-Match`",
+    },
+  ],
+  enumerations: [
+    {
+      name: "verdict",
+      values: VERDICTS,
+      meaning: "of every evaluation: ALLOWED → use it; PROVISIONALLY_ALLOWED → not in the " +
+        "registry, may be used while an approval request is reviewed; DENIED → do not use it " +
+        "(see `denial_category`, `reason`, `replacement`)",
+    },
+    {
+      name: "denial_category",
+      values: DENIAL_CATEGORIES,
+      meaning:
+        "why a DENIED evaluation was denied (`null` otherwise): banned, deprecated, version " +
+        "outside the rule's constraint, known vulnerability, disallowed licence, unknown licence",
+    },
+    {
+      name: "registry_status",
+      values: REGISTRY_STATUSES,
+      meaning: "the registry rule of the package (`null` when the registry has none)",
+    },
+    {
+      name: "status (approval request)",
+      values: APPROVAL_STATUSES,
+      meaning: "of an approval request; `GET /api/v1/approval-requests?status=` also takes `all`",
+    },
+    {
+      name: "reason (review queue)",
+      values: PENDING_REASONS,
+      meaning: "why a package is in `GET /api/v1/registry/pending`, highest signal first",
+    },
+    {
+      name: "proposal_status / result.status",
+      values: PROPOSAL_STATUSES,
+      meaning: "what the server's proposer (`REGISTRY_PROPOSER`) did: `logged` (log_only: " +
+        "nothing changed), `applied` (local_file, local_git: rule live), `opened` / `amended` " +
+        "(github: a pull request to merge), `failed`",
+    },
+    {
+      name: "X-Policy-Source",
+      values: CALL_SOURCES,
+      meaning: "where a call comes from (audited with each evaluation)",
+    },
+  ],
+  notes: [
+    "Every evaluation and approval belongs to a project: the `project` query parameter or the " +
+    "`X-Policy-Project` header (default `default`). Package names are PEP 508 names, " +
+    "compared PEP 503-normalised; `package=name==1.2` is the same as `package=name&version=1.2`.",
+    "When vulnerability or licence data cannot be fetched (OSV or PyPI unreachable), evaluation " +
+    "still answers `200`: `cves` is empty, `license` and `latest_version` are `null`, and " +
+    "`reason` says the data was unavailable. The verdict then rests on the registry alone, so a " +
+    "`preferred` or `approved` package is still ALLOWED.",
+  ],
+};
