@@ -50,5 +50,9 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode the same identity as the API)",
+    },
   ),
 );
