@@ -19,6 +19,7 @@ import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import {
   APPROVAL_STATUSES,
   CALL_SOURCES,
+  DATA_STATUSES,
   DENIAL_CATEGORIES,
   PENDING_REASONS,
   PROPOSAL_STATUSES,
@@ -140,7 +141,15 @@ export const conventions = {
       values: DENIAL_CATEGORIES,
       meaning:
         "why a DENIED evaluation was denied (`null` otherwise): banned, deprecated, version " +
-        "outside the rule's constraint, known vulnerability, disallowed licence, unknown licence",
+        "outside the rule's constraint, known vulnerability, disallowed licence, unknown licence, " +
+        "data unavailable (only with `policies.on_missing_data: deny`)",
+    },
+    {
+      name: "data.vulnerabilities.status / data.license.status",
+      values: DATA_STATUSES,
+      meaning:
+        "what an evaluation knew: fetched for it, from the cache (`fetched_at` says when), " +
+        "unavailable (the upstream could not be reached: that check did not run), or not needed",
     },
     {
       name: "registry_status",
@@ -175,8 +184,12 @@ export const conventions = {
     "`X-Policy-Project` header (default `default`). Package names are PEP 508 names, " +
     "compared PEP 503-normalised; `package=name==1.2` is the same as `package=name&version=1.2`.",
     "When vulnerability or licence data cannot be fetched (OSV or PyPI unreachable), evaluation " +
-    "still answers `200`: `cves` is empty, `license` and `latest_version` are `null`, and " +
-    "`reason` says the data was unavailable. The verdict then rests on the registry alone, so a " +
-    "`preferred` or `approved` package is still ALLOWED.",
+    "still answers `200`: `data.vulnerabilities.status` (or `data.license.status`) is " +
+    "`unavailable`, `cves` is empty, `license` and `latest_version` are `null`, and `reason` says " +
+    "which data was missing. What the verdict does then is the registry's " +
+    "`policies.on_missing_data`: `allow` (the default: the verdict rests on the registry alone, so a " +
+    "`preferred` or `approved` package is still ALLOWED), `provisional` (ALLOWED becomes " +
+    "PROVISIONALLY_ALLOWED) or `deny` (DENIED with `DENIAL_DATA_UNAVAILABLE`). An empty `cves` " +
+    "with an unavailable status means 'not checked', never 'no vulnerabilities'.",
   ],
 };

@@ -7,7 +7,13 @@
  *
  * @module
  */
-export { CALL_SOURCES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+export {
+  CALL_SOURCES,
+  DATA_STATUSES,
+  DENIAL_CATEGORIES,
+  REGISTRY_STATUSES,
+  VERDICTS,
+} from "../core/types.ts";
 
 /** Statuses of an approval request. */
 export const APPROVAL_STATUSES = ["PENDING_REVIEW", "APPROVED"] as const;

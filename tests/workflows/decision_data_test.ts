@@ -60,6 +60,7 @@ Deno.test(
         await app.close();
       }
     },
+    { requires: "nothing beyond a running server (single-user mode)" },
   ),
 );
 
@@ -100,6 +101,10 @@ Deno.test(
       } finally {
         await app.close();
       }
+    },
+    {
+      requires:
+        "an `exceptions` entry in the registry YAML (added through review like any rule change)",
     },
   ),
 );

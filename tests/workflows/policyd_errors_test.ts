@@ -112,7 +112,7 @@ Deno.test(
   "evaluation without upstream data",
   workflow(
     "Evaluate while vulnerability and licence data are unavailable",
-    "When OSV and PyPI cannot be reached, evaluation still answers 200 from the registry alone; read `reason`, `cves`, `license` and `latest_version` to notice.",
+    "When OSV and PyPI cannot be reached, evaluation still answers 200; `data.vulnerabilities.status` and `data.license.status` say `unavailable` and `reason` names the missing data. With the default `policies.on_missing_data: allow` a preferred package stays ALLOWED.",
     async () => {
       const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
       const dead = `http://127.0.0.1:${(probe.addr as Deno.NetAddr).port}`;
@@ -126,21 +126,27 @@ Deno.test(
           query: { package: "cryptography", project: "shop-api" },
         });
         equal(preferred.status, 200);
-        const body = preferred.json<{ verdict: string; reason: string; license: unknown }>();
+        const body = preferred.json<
+          { verdict: string; reason: string; data: { vulnerabilities: { status: string } } }
+        >();
         equal(body.verdict, "ALLOWED");
+        equal(body.data.vulnerabilities.status, "unavailable");
         const unknown = await client.get("/api/v1/evaluate", {
           query: { package: "isort", project: "shop-api" },
         });
         equal(unknown.status, 200);
         await stepBoundary(
           "Client-side logic",
-          "Treat empty `cves` with a `reason` saying the data was unavailable as 'not checked', not as 'no vulnerabilities'; evaluate again later",
+          "When data.vulnerabilities.status is unavailable, an empty `cves` means 'not checked', not 'no vulnerabilities': evaluate again later",
           () => [body.reason, unknown.json<{ reason: string }>().reason],
         );
       } finally {
         await app.close();
       }
     },
-    { requires: "nothing beyond a running server; shown with OSV and PyPI unreachable from it" },
+    {
+      requires:
+        "nothing beyond a running server with the default `policies.on_missing_data: allow`; shown with OSV and PyPI unreachable from it",
+    },
   ),
 );
