@@ -12,7 +12,13 @@
  *
  * @module
  */
-import { API_ROUTES, fullPath, registryWebhookRoute, type RouteContract } from "./mod.ts";
+import {
+  API_ROUTES,
+  fullPath,
+  registryParseRoute,
+  registryWebhookRoute,
+  type RouteContract,
+} from "./mod.ts";
 import { MAX_BODY_BYTES } from "./contract.ts";
 import { CONTEXT_HEADERS } from "./headers.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
@@ -40,7 +46,22 @@ function errorStatuses(): { name: string; meaning: string }[] {
     byStatus.set(status, [...(byStatus.get(status) ?? []), text]);
   add(401, "any route but the public ones, in org mode, without an accepted identity");
   add(404, "an unknown path");
+  add(
+    403,
+    "any POST sent with an `Origin` header that is neither the server's own nor in its " +
+      "ALLOWED_ORIGINS (cross-site guard; clients that send no `Origin` are not affected)",
+  );
   add(413, `any request whose body exceeds ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  add(
+    415,
+    "any POST whose body is not the route's media type (`application/json` unless the route " +
+      "says otherwise; the response's `Accept-Post` lists what it takes)",
+  );
+  add(
+    429,
+    `${call(registryParseRoute)}: too many documents being compiled at once; retry after ` +
+      "the `Retry-After` seconds",
+  );
   for (const route of API_ROUTES) {
     for (const [status, response] of Object.entries(route.responses)) {
       if (Number(status) >= 400) add(Number(status), `${call(route)}: ${response.description}`);
@@ -99,7 +120,13 @@ export const conventions = {
     {
       name: "Content-Type",
       direction: "request" as const,
-      meaning: "`application/json` on every request with a body",
+      meaning: "`application/json` on every request with a body (another type is `415`)",
+    },
+    {
+      name: "Origin",
+      direction: "request" as const,
+      meaning: "sent by browsers; a POST from another origin than the server's own (or its " +
+        "ALLOWED_ORIGINS) is `403`. Scripts and CLIs send none",
     },
     {
       name: "X-GitHub-Event, X-Hub-Signature-256",
@@ -116,6 +143,11 @@ export const conventions = {
       name: "WWW-Authenticate",
       direction: "response" as const,
       meaning: "on every `401`: the challenge of the authentication backend",
+    },
+    {
+      name: "Retry-After",
+      direction: "response" as const,
+      meaning: "on `429`: seconds to wait before retrying",
     },
     {
       name: "X-Request-Id",
