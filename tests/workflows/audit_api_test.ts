@@ -87,5 +87,9 @@ Deno.test(
         await app.close();
       }
     },
+    {
+      requires:
+        "nothing beyond a running server (single-user mode; in org mode any authenticated identity)",
+    },
   ),
 );
