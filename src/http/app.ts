@@ -29,6 +29,7 @@ import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { llmsRoutes, PUBLIC_DOCS_PREFIX } from "./routes/llms.ts";
 
 /** Largest accepted request body (SPEC §7), defined by the wire contract. */
@@ -166,6 +167,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", proposalRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
+  app.route("/api/v1", auditRoutes(deps));
   app.route("/", llmsRoutes());
   for (const mount of deps.extraRoutes ?? []) mount(app);
 
