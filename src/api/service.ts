@@ -69,9 +69,7 @@ export const workflowsJsonRoute = defineRoute("get", "/workflows.json", {
 });
 
 /** `GET /llms.txt` (server root): the llms.txt index for AI assistants. */
-export const llmsTxtRoute = defineRoute({
-  method: "get",
-  path: "/llms.txt",
+export const llmsTxtRoute = defineRoute("get", "/llms.txt", {
   base: "",
   summary:
     "llms.txt (llmstxt.org): what policyd is and links to workflows.md, openapi.json and the docs.",
@@ -87,9 +85,7 @@ export const DocsPageParamsSchema = z.object({
 });
 
 /** `GET /docs/:page` (server root): one page of the documentation. */
-export const docsPageRoute = defineRoute({
-  method: "get",
-  path: "/docs/:page",
+export const docsPageRoute = defineRoute("get", "/docs/:page", {
   base: "",
   summary: "One documentation page as Markdown (listed in /llms.txt).",
   public: true,
@@ -97,6 +93,6 @@ export const docsPageRoute = defineRoute({
   responses: {
     200: { description: "the page", schema: z.string(), contentType: "text/markdown" },
     304: { description: "not modified (If-None-Match)" },
-    404: { description: "no such page" },
   },
+  errors: { 404: "no such page" },
 });

@@ -9,7 +9,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { docsPageRoute, fullPath, llmsTxtRoute } from "../../api/mod.ts";
+import { DocsPageParamsSchema, docsPageRoute, fullPath, llmsTxtRoute } from "../../api/mod.ts";
 import { documentResponse } from "../../workflows/mod.ts";
 import type { AppEnv } from "../deps.ts";
 import { ProblemError } from "../problem.ts";
@@ -121,7 +121,7 @@ export function llmsRoutes(): Hono<AppEnv> {
     );
   });
   routes.get(docsPageRoute.path, async (c) => {
-    const parsed = docsPageRoute.params.safeParse({ page: c.req.param("page") });
+    const parsed = DocsPageParamsSchema.safeParse({ page: c.req.param("page") });
     const text = parsed.success ? await readPage(new URL(parsed.data.page, DOCS_URL)) : undefined;
     if (text === undefined) {
       throw new ProblemError(
