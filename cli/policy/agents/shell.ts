@@ -344,25 +344,47 @@ function fromFile(path: string, read: ReadText, seen: Set<string>): RequestedPac
   return found;
 }
 
+/**
+ * The option a word names and its inline value: `--opt=value`, `-rFILE`, `-r=FILE`, or a
+ * cluster of short flags ending in one that takes a value (`-Ur FILE`, `-qrFILE`), which
+ * pip (optparse), uv (clap), Poetry and PDM all accept.
+ */
+function optionOf(
+  word: string,
+  takesValue: (option: string) => boolean,
+): { option: string; inline: string | null } {
+  const eq = word.indexOf("=");
+  if (word.startsWith("--")) {
+    return eq > 0
+      ? { option: word.slice(0, eq), inline: word.slice(eq + 1) }
+      : { option: word, inline: null };
+  }
+  for (let i = 1; i < word.length && /[A-Za-z]/.test(word[i]); i++) {
+    const option = `-${word[i]}`;
+    if (!takesValue(option)) continue;
+    const rest = word.slice(i + 1).replace(/^=/, "");
+    return { option, inline: rest === "" ? null : rest };
+  }
+  return { option: word, inline: null };
+}
+
 function packagesOfInstall(
   { args, values, positional }: InstallWords,
   cwd: string,
   read: ReadText,
 ): RequestedPackage[] {
   const found: RequestedPackage[] = [];
+  const takesValue = (option: string) =>
+    FILE_OPTIONS.has(option) || PACKAGE_OPTIONS.has(option) || values.has(option);
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
     if (word === "--") continue;
     if (word.startsWith("-")) {
-      const eq = word.indexOf("=");
-      const option = eq > 0 ? word.slice(0, eq) : word;
-      const inline = eq > 0 ? word.slice(eq + 1) : /^-[rc]./.test(word) ? word.slice(2) : null;
-      const takesValue = FILE_OPTIONS.has(option) || PACKAGE_OPTIONS.has(option) ||
-        values.has(option) || /^-r./.test(word);
-      if (!takesValue) continue;
+      const { option, inline } = optionOf(word, takesValue);
+      if (!takesValue(option)) continue;
       const value = inline ?? args[++i];
       if (value === undefined) break;
-      if (FILE_OPTIONS.has(option) || /^-r./.test(word)) {
+      if (FILE_OPTIONS.has(option)) {
         found.push(...fromFile(isAbsolute(value) ? value : resolve(cwd, value), read, new Set()));
       } else if (PACKAGE_OPTIONS.has(option)) {
         for (const part of value.split(",")) {

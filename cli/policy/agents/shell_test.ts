@@ -58,6 +58,18 @@ Deno.test("requestedPackages() follows && ; | and cd chains and reads -r files r
   assert.deepEqual(names("pip install -r missing.txt"), []);
 });
 
+Deno.test("requestedPackages() reads short options given as one cluster (-Ur FILE), never the file as a package", () => {
+  const both = ["requests@2.31.0", "pycrypto@2.6"];
+  assert.deepEqual(names("pip install -Ur sub/req.txt"), both);
+  assert.deepEqual(names("python3 -m pip install -qr sub/req.txt"), both);
+  assert.deepEqual(names("pip install -Uqrsub/req.txt"), both);
+  assert.deepEqual(names("pip install -r=sub/req.txt"), both);
+  assert.deepEqual(names("uv pip install -Ur sub/req.txt"), both);
+  assert.deepEqual(names("pip install -qU pycrypto"), ["pycrypto"]);
+  assert.deepEqual(names("pip install -vvv -e. flask"), ["flask"]);
+  assert.deepEqual(names("pip install -Uc sub/more.txt flask"), ["flask"]);
+});
+
 Deno.test("requestedPackages() ignores quoted text, other commands and local paths", () => {
   for (
     const command of [
