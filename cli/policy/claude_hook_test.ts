@@ -281,3 +281,50 @@ Deno.test("an edit whose old_string does not match exactly is judged by the line
   assert.equal(client.calls.approvals.length, 0);
   assert.deepEqual(client.calls.batches.at(-1), [{ package: "left-pad", version: null }]);
 });
+
+Deno.test("VS Code's insert_edit_into_file is judged by the dependencies its sketch adds: deny only", async () => {
+  const client = fakeClient();
+  const sketch = (deps: string) =>
+    ({
+      hookEventName: "PreToolUse",
+      tool_name: "insert_edit_into_file",
+      tool_input: {
+        filePath: PYPROJECT,
+        explanation: "add a dependency",
+        code: `[project]\n# ...existing code...\ndependencies = [${deps}]\n# ...existing code...\n`,
+      },
+    }) as unknown as HookEvent;
+  const denied = await handlePreToolUse(
+    sketch(`"requests>=2.31", "pycrypto==2.6.1"`),
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.equal(denied?.[0], "deny");
+  assert.match(denied?.[1] ?? "", /pycrypto/);
+  assert.deepEqual(
+    client.calls.batches.at(-1),
+    [{ package: "pycrypto", version: "2.6.1" }],
+    "requests is already declared with the same specifier",
+  );
+  // A fragment without its table header is read as the lines of the [project] table.
+  const fragment = await handlePreToolUse(
+    {
+      hookEventName: "PreToolUse",
+      tool_name: "insert_edit_into_file",
+      tool_input: { filePath: PYPROJECT, code: `dependencies = ["requests>=2.31", "pycrypto"]` },
+    } as unknown as HookEvent,
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.equal(fragment?.[0], "deny");
+  const quiet = await handlePreToolUse(
+    sketch(`"requests>=2.31", "left-pad"`),
+    ROOT,
+    single,
+    deps(client),
+  );
+  assert.deepEqual(quiet, ["allow", null], "a sketched provisional package says nothing");
+  assert.equal(client.calls.approvals.length, 0);
+});

@@ -249,7 +249,7 @@ const AGENT_RUNS: AgentRun[] = [
       (await readJson(join(dir, ".claude/settings.json"))).hooks.PreToolUse[0].hooks[0].command,
     env: () => ({}),
     denyReason: CLAUDE_DENY,
-    denied: ["shell", "edit"],
+    denied: ["shell", "edit", "insert"],
   },
   {
     agent: "cursor",

@@ -3,7 +3,7 @@
  * {event, shell command or file changes, cwd}. Field names differ between
  * agents (snake_case, camelCase, a JSON string of arguments), tool names
  * differ (`Bash`, `run_shell_command`, `bash`, `run_in_terminal`; `Edit`,
- * `replace`, `edit`, `replace_string_in_file`, `apply_patch`), the shapes of
+ * `replace`, `edit`, `replace_string_in_file`, `insert_edit_into_file`, `apply_patch`), the shapes of
  * edits are few. See docs/hooks.md for each agent's documented payload.
  *
  * @module
@@ -180,6 +180,12 @@ function fileChanges(input: Json, cwd: string | null): FileChange[] {
     }];
   }
   if (typeof content === "string") return [{ path: file, after: () => content }];
+  const sketch = pick(input, "code");
+  if (typeof sketch === "string") {
+    // VS Code's insert_edit_into_file: a sketch of the new text with `...existing code...`
+    // markers, merged into the file by VS Code itself; only the lines it inserts can be judged.
+    return [{ path: file, after: () => null, inserted: { added: sketch, removed: "" } }];
+  }
   return [];
 }
 

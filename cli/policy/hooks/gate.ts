@@ -137,6 +137,16 @@ export function insertedRequirements(
     found = manifestDependencies("requirements", fresh.join("\n"));
   } else {
     found = new Map();
+    // A sketch of the whole file (VS Code's insert_edit_into_file) parses as TOML: its
+    // `# ...existing code...` markers are comments. A fragment does not, and is read by lines.
+    for (const text of [fresh.join("\n"), `[project]\n${fresh.join("\n")}`]) {
+      try {
+        for (const [name, spec] of manifestDependencies("pyproject", text)) found.set(name, spec);
+      } catch {
+        // not TOML on its own
+      }
+      if (found.size) break;
+    }
     for (const line of fresh) {
       const item = QUOTED_ITEM.exec(line);
       if (!item) continue;
