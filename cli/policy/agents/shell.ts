@@ -182,13 +182,22 @@ function isRedirect(entry: ParseEntry): boolean {
     /^(<|>|>>|>&|<&|<\(|>\||&>|&>>)$/.test(entry.op);
 }
 
-/** The simple commands of a command line, each a list of words. */
+/**
+ * The simple commands of a command line, each a list of words. A command
+ * substitution `$(…)` is one opaque word (`$(…)`, never a package name) of the
+ * command around it, and its own commands are listed too.
+ */
 export function simpleCommands(command: string): string[][] {
   const entries = parseShell(splitLines(command), (key) => `$${key}`);
-  const commands: string[][] = [[]];
+  let current: string[] = [];
+  const commands: string[][] = [current];
+  const outer: string[][] = []; // commands suspended by an open `$(`
+  const start = () => {
+    current = [];
+    commands.push(current);
+  };
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    const current = commands[commands.length - 1];
     if (typeof entry === "string") {
       current.push(entry);
     } else if ("comment" in entry) {
@@ -198,8 +207,14 @@ export function simpleCommands(command: string): string[][] {
     } else if (isRedirect(entry)) {
       if (/^\d$/.test(current[current.length - 1] ?? "")) current.pop(); // the fd of `2>&1`
       i++; // the redirect target
+    } else if (entry.op === "(" && current[current.length - 1]?.endsWith("$")) {
+      current[current.length - 1] += "(…)";
+      outer.push(current);
+      start();
+    } else if (entry.op === ")" && outer.length > 0) {
+      current = outer.pop()!;
     } else if (SEPARATORS.has(entry.op)) {
-      commands.push([]);
+      start();
     }
   }
   return commands.filter((words) => words.length > 0);

@@ -88,6 +88,22 @@ Deno.test("requestedPackages() ignores quoted text, other commands and local pat
   ) assert.deepEqual(names(command), [], command);
 });
 
+Deno.test("requestedPackages() reads the words after a command substitution and the commands inside it", () => {
+  assert.deepEqual(names("pip install --index-url $(cat url.txt) pycrypto"), ["pycrypto"]);
+  assert.deepEqual(names("pip install $(cat names.txt) pycrypto==2.6.1"), ["pycrypto@2.6.1"]);
+  assert.deepEqual(names("echo $(pip install pycrypto) done"), ["pycrypto"]);
+  assert.deepEqual(names("pip install pycrypto==$VERSION"), ["pycrypto"]);
+  assert.deepEqual(names("(cd sub && pip install -r req.txt)"), [
+    "requests@2.31.0",
+    "pycrypto@2.6",
+  ]);
+  assert.deepEqual(simpleCommands("pip install $(cat a $(cat b)) c"), [
+    ["pip", "install", "$(…)", "c"],
+    ["cat", "a", "$(…)"],
+    ["cat", "b"],
+  ]);
+});
+
 Deno.test("simpleCommands() drops redirections and comments", () => {
   assert.deepEqual(simpleCommands("pip install x 2>&1 > log.txt # note"), [[
     "pip",
