@@ -22,7 +22,11 @@ import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
 import { compileRegistry, createSnapshot, emptySnapshot } from "./registry/compile.ts";
 import { createLiveRegistry, type LiveRegistry, startReloadPoller } from "./registry/live.ts";
-import { openSqliteStore } from "./store/sqlite.ts";
+import { openStore } from "./store/open.ts";
+import { type Coordination, localCoordination } from "./cluster/coordination.ts";
+import { instanceId } from "./cluster/instance_id.ts";
+import { postgresCoordination } from "./cluster/postgres_coordination.ts";
+import { announcingRegistry, followReloads } from "./cluster/registry_follow.ts";
 import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
@@ -105,7 +109,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       throw error instanceof SettingsError ? new StartupError(error.message) : error;
     },
   );
-  const store = openSqliteStore(typed.store.dbPath, { now });
+  const backend = await openStore(typed.store, { now }).catch((error) => {
+    throw new StartupError(`cannot open the database: ${(error as Error).message}`);
+  });
+  const store = backend.store;
+  const instance = instanceId({ INSTANCE_ID: typed.store.instanceId ?? undefined });
+  const coordination: Coordination = backend.postgres
+    ? postgresCoordination(backend.postgres.sql, instance, log.child({ component: "cluster" }), now)
+    : localCoordination(instance);
   const path = typed.registry.path;
   let snapshot;
   try {
@@ -114,7 +125,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     await store.close();
     throw error;
   }
-  const registry = createLiveRegistry({
+  const localRegistry = createLiveRegistry({
     path,
     initial: snapshot,
     log,
@@ -122,6 +133,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     afterSwap: (next) =>
       store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
   });
+  const registry = announcingRegistry(localRegistry, coordination, log);
   const wired = await wireApprovals(settings, { log, registry, store, now }).catch(
     async (error) => {
       await store.close();
@@ -139,6 +151,21 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
   });
   const background = options.background ?? true;
+  if (background && coordination.clustered) {
+    const sync = wired.proposer.syncMerged;
+    await followReloads(
+      localRegistry,
+      coordination,
+      sync ? () => sync.call(wired.proposer, {}) : null,
+      log.child({ component: "cluster" }),
+    ).catch(async (error) => {
+      await coordination.close();
+      await wired.close();
+      await cache.close();
+      await store.close();
+      throw new StartupError(`cannot follow registry reloads: ${(error as Error).message}`);
+    });
+  }
   const poller = background
     ? startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log)
     : { stop() {} };
@@ -148,6 +175,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       scanner = startScanner({
         schedule: typed.scanner.schedule,
         log: log.child({ component: "scanner" }),
+        coordination,
         runPass: () =>
           runScanPass({
             settings,
@@ -160,6 +188,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       });
     } catch (error) {
       poller.stop();
+      await coordination.close();
       await wired.close();
       await cache.close();
       await store.close();
@@ -179,10 +208,18 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     proposer: wired.proposer,
     approvals: wired.approvals,
     webhook: wired.webhook,
-    scannerState: () =>
-      scanner?.status() ?? { enabled: false, schedule: typed.scanner.schedule, running: false },
+    scannerState: async () => {
+      const local = scanner?.status() ??
+        { enabled: false, schedule: typed.scanner.schedule, running: false };
+      if (!coordination.clustered) return local;
+      const last_pass = await coordination.lastScanPass().catch(() => null);
+      return { ...local, last_pass };
+    },
     upstreams: lookups.upstreams ? () => lookups.upstreams!.snapshot() : undefined,
-    healthExtras: () => ({ auth: { enabled: typed.auth.enabled, backend: authenticator.name } }),
+    healthExtras: () => ({
+      auth: { enabled: typed.auth.enabled, backend: authenticator.name },
+      ...(coordination.clustered ? { instance } : {}),
+    }),
     startedAt: now().getTime(),
     now,
     requestIds: options.requestIds,
@@ -211,6 +248,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     async close() {
       poller.stop();
       await scanner?.stop();
+      await coordination.close();
       await wired.close();
       await cache.close();
       await store.close();

@@ -11,6 +11,11 @@
  *   `POLICYD_TEST_REDIS_URL`.
  * - **Chromium** at `/usr/bin/chromium` (or `CHROMIUM_PATH`): installed from
  *   Debian when missing and running as root.
+ * - **PostgreSQL** accepting connections at `127.0.0.1:5432` (or the server
+ *   of `POLICYD_TEST_POSTGRES`): the store contract, check-config and
+ *   multi-instance tests create and drop their own databases there (trust
+ *   auth, user `postgres`). It is never installed or started here: a missing
+ *   server is reported.
  *
  * When a prerequisite cannot be had, it prints one line per missing thing
  * (what, and how to get it) and exits 1 before any test runs, so the
@@ -29,6 +34,12 @@ export const TEST_REDIS_URL_ENV = "POLICYD_TEST_REDIS_URL";
 /** Where Redis is expected when nothing else is configured. */
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
+/** The environment variable naming the PostgreSQL server of the tests (no database path). */
+export const TEST_POSTGRES_ENV = "POLICYD_TEST_POSTGRES";
+
+/** Where PostgreSQL is expected when nothing else is configured. */
+export const DEFAULT_TEST_POSTGRES = "postgres://postgres@127.0.0.1:5432";
+
 /** Where Debian's `chromium` package puts the browser. */
 export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
@@ -43,6 +54,10 @@ export interface MachineFacts {
   chromiumPresent: boolean;
   /** Running as root with `apt-get` available: Debian packages can be installed. */
   canInstallPackages: boolean;
+  /** The PostgreSQL server the tests use, as `postgres://user@host:port`. */
+  postgresServer: string;
+  /** It accepts TCP connections. */
+  postgresAnswers: boolean;
 }
 
 /** One thing to do before the tests run. */
@@ -100,7 +115,25 @@ export function planPreparation(facts: MachineFacts): PreparationPlan {
       );
     }
   }
+  if (!facts.postgresAnswers) {
+    missing.push(
+      `missing: PostgreSQL at ${facts.postgresServer} (the store contract and multi-instance tests ` +
+        "create their own databases there, trust auth): start it " +
+        "(`sudo service postgresql start`), or set POLICYD_TEST_POSTGRES=postgres://user@host:port",
+    );
+  }
   return { steps, missing };
+}
+
+/** Whether something accepts TCP connections at `host:port` (PostgreSQL's readiness, as pg_isready sees it). */
+export async function acceptsConnections(hostname: string, port: number): Promise<boolean> {
+  try {
+    const conn = await Deno.connect({ hostname, port });
+    conn.close();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a Redis server answers `PING` at `host:port`. */
@@ -149,7 +182,11 @@ function configuredRedisUrl(): string {
 async function gatherFacts(): Promise<MachineFacts> {
   const chromiumPath = Deno.env.get("CHROMIUM_PATH") || DEBIAN_CHROMIUM;
   const redis = new URL(configuredRedisUrl());
+  const postgresServer = Deno.env.get(TEST_POSTGRES_ENV) || DEFAULT_TEST_POSTGRES;
+  const postgres = new URL(postgresServer);
   return {
+    postgresServer,
+    postgresAnswers: await acceptsConnections(postgres.hostname, Number(postgres.port || 5432)),
     redisAnswers: await redisAnswers(redis.hostname, Number(redis.port || 6379)),
     redisServerInstalled: onPath("redis-server"),
     chromiumPath,

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { type MachineFacts, planPreparation, redisAnswers } from "./prerequisites.ts";
+import {
+  acceptsConnections,
+  type MachineFacts,
+  planPreparation,
+  redisAnswers,
+} from "./prerequisites.ts";
 
 const everything: MachineFacts = {
   redisAnswers: true,
@@ -7,6 +12,8 @@ const everything: MachineFacts = {
   chromiumPath: "/usr/bin/chromium",
   chromiumPresent: true,
   canInstallPackages: false,
+  postgresServer: "postgres://postgres@127.0.0.1:5432",
+  postgresAnswers: true,
 };
 
 Deno.test("redis-server is needed even when a Redis answers (tests start their own)", () => {
@@ -114,4 +121,17 @@ Deno.test("with no Redis answering, a throwaway redis-server serves the command 
   assert.equal(reply, "+PONG");
   const { port } = new URL(url);
   assert.equal(await redisAnswers("127.0.0.1", Number(port)), false, "the server was stopped");
+});
+
+Deno.test("PostgreSQL not answering is reported in one line, never installed", async () => {
+  const plan = planPreparation({ ...everything, postgresAnswers: false, canInstallPackages: true });
+  assert.deepEqual(plan.steps, []);
+  assert.equal(plan.missing.length, 1);
+  assert.match(plan.missing[0], /^missing: PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:5432 /);
+  assert.match(plan.missing[0], /POLICYD_TEST_POSTGRES/);
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  assert.equal(await acceptsConnections("127.0.0.1", port), true);
+  listener.close();
+  assert.equal(await acceptsConnections("127.0.0.1", port), false);
 });

@@ -52,7 +52,7 @@ export interface AppDeps {
   /** The merge webhook (HMAC-guarded). */
   webhook: WebhookHandler;
   /** Scanner status for `/health` (enabled, schedule, last pass). */
-  scannerState: () => unknown;
+  scannerState: () => unknown | Promise<unknown>;
   /** State of the upstream services (OSV, PyPI) for `/health`; all `unknown` when absent. */
   upstreams?: () => Record<UpstreamName, UpstreamState>;
   /** Extra fields merged into `/health` (auth mode, …). */

@@ -2,13 +2,17 @@
  * Runs the scanner on `CVE_SCAN_SCHEDULE` with `Deno.cron` (needs
  * `--unstable-cron`). The first pass runs at the first scheduled time, not at
  * start-up; `off` disables the scanner. A pass still running when the next
- * tick comes is not overlapped. `stop()` unregisters the cron job through its
+ * tick comes is not overlapped. With a coordination shared by several
+ * instances, each tick is claimed first and only the instance that wins the
+ * claim runs the pass (one pass per tick across instances). `stop()`
+ * unregisters the cron job through its
  * `AbortSignal` option (which also frees the job's name) and waits for a pass
  * in flight.
  *
  * @module
  */
 import type { Logger } from "../log/logger.ts";
+import { type Coordination, tickOf } from "../cluster/coordination.ts";
 
 /** The `Deno.cron` overload the scanner uses; injectable for tests. */
 export type CronRegistrar = (
@@ -29,6 +33,10 @@ export interface ScannerOptions {
   name?: string;
   /** Default `Deno.cron`. */
   cron?: CronRegistrar;
+  /** Claims of ticks across instances; without it every tick runs here. */
+  coordination?: Pick<Coordination, "claimScanTick" | "finishScanTick">;
+  /** Clock of tick claims. Default the system clock. */
+  now?: () => Date;
 }
 
 /** What `/health` can show about the scanner. */
@@ -89,6 +97,20 @@ export function startScanner(options: ScannerOptions): ScannerHandle {
   let inFlight: Promise<void> = Promise.resolve();
   const controller = new AbortController();
 
+  const claim = async (scheduled: Date): Promise<boolean> => {
+    if (!options.coordination) return true;
+    try {
+      if (await options.coordination.claimScanTick(scheduled)) return true;
+      log.info("cve scan tick taken by another instance", { tick: scheduled.toISOString() });
+    } catch (error) {
+      log.error("cve scan skipped: cannot claim the tick", {
+        tick: scheduled.toISOString(),
+        detail: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return false;
+  };
+
   const tick = async (): Promise<void> => {
     if (stopped) return;
     if (state.running) {
@@ -96,8 +118,10 @@ export function startScanner(options: ScannerOptions): ScannerHandle {
       return;
     }
     state.running = true;
-    state.last_started_at = new Date().toISOString();
+    const scheduled = tickOf(options.now?.() ?? new Date());
     const pass = (async () => {
+      if (!(await claim(scheduled))) return;
+      state.last_started_at = new Date().toISOString();
       try {
         state.last_rows = await options.runPass();
         state.last_error = null;
@@ -105,10 +129,17 @@ export function startScanner(options: ScannerOptions): ScannerHandle {
         state.last_error = error instanceof Error ? error.message : String(error);
         log.error("cve scan pass failed", { detail: state.last_error });
       } finally {
-        state.running = false;
         state.last_finished_at = new Date().toISOString();
+        await options.coordination?.finishScanTick(scheduled, {
+          rows: state.last_error ? null : state.last_rows,
+          error: state.last_error,
+        }).catch((error) =>
+          log.warn("cannot record the cve scan pass", { detail: (error as Error).message })
+        );
       }
-    })();
+    })().finally(() => {
+      state.running = false;
+    });
     inFlight = pass;
     await pass;
   };

@@ -22,6 +22,7 @@ import { redact } from "../../../src/log/redact.ts";
 import { detectProposer } from "../../../src/proposers/select.ts";
 import { validateRegistry } from "../../../src/registry/schema.ts";
 import { isLive } from "../../../src/core/exceptions.ts";
+import { postgresDatabaseCheck } from "../../../src/store/postgres_check.ts";
 import { parseYaml, toYaml } from "../../../src/registry/yaml.ts";
 
 /** Outcome of one check. */
@@ -376,7 +377,9 @@ export async function runChecks(env: Environment): Promise<CheckRow[]> {
   const [registryFile, registryYaml, database, cache, proposer] = await Promise.all([
     registryFileCheck(registry),
     registryYamlCheck(registry),
-    databaseCheck(settings.POLICY_DB_PATH),
+    settings.DATABASE_URL
+      ? postgresDatabaseCheck(settings.DATABASE_URL)
+      : databaseCheck(settings.POLICY_DB_PATH),
     cacheCheck(settings),
     proposerCheck(settings),
   ]);

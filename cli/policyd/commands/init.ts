@@ -1,7 +1,9 @@
 /**
- * `policyd init [--target DIR] [--force]`: writes a container stack into a
- * directory — `Dockerfile`, `compose.yaml` (policyd + Redis), `.env.example`,
- * the example registry at `registry/registry.yaml` — compiles
+ * `policyd init [--target DIR] [--force] [--postgres]`: writes a container
+ * stack into a directory — `Dockerfile`, `compose.yaml` (policyd + Redis; with
+ * `--postgres` two policyd replicas behind Caddy, PostgreSQL and Redis, plus
+ * the `Caddyfile`), `.env.example`, the example registry at
+ * `registry/registry.yaml` — compiles
  * `registry/registry.json`, and records the run in `.policyd-init`. A second
  * run refuses unless `--force` (SPEC §12, §15.16).
  *
@@ -18,6 +20,7 @@ import { writeFileAtomic } from "../../../src/registry/files.ts";
 import { VERSION } from "../../../src/version.ts";
 import { CommandError, type CommandIO } from "../io.ts";
 import { composeYaml } from "../templates/compose.ts";
+import { caddyfile, composePostgresYaml } from "../templates/compose_postgres.ts";
 import { DOCKERFILE } from "../templates/dockerfile.ts";
 import { envExample } from "../templates/env_example.ts";
 
@@ -25,6 +28,8 @@ import { envExample } from "../templates/env_example.ts";
 export interface InitOptions {
   target: string;
   force: boolean;
+  /** Write the multi-instance stack (two replicas, proxy, PostgreSQL, Redis). */
+  postgres?: boolean;
 }
 
 /** Name of the marker file that records a completed `init`. */
@@ -69,14 +74,16 @@ export async function writeStack(options: InitOptions, io: CommandIO): Promise<s
   try {
     await Deno.mkdir(join(dir, "registry"), { recursive: true });
     await write(dockerfile, DOCKERFILE);
+    const compose = {
+      dockerfile,
+      source: defaultBuildContext(import.meta.url, Deno.execPath()),
+      image: `policyd:${VERSION}`,
+    };
     await write(
       join(dir, "compose.yaml"),
-      composeYaml({
-        dockerfile,
-        source: defaultBuildContext(import.meta.url, Deno.execPath()),
-        image: `policyd:${VERSION}`,
-      }),
+      options.postgres ? composePostgresYaml(compose) : composeYaml(compose),
     );
+    if (options.postgres) await write(join(dir, "Caddyfile"), caddyfile());
     await write(join(dir, ".env.example"), envExample());
     if (await exists(registryYaml)) {
       io.stderr(`kept ${registryYaml} (existing rules are never overwritten)\n`);
@@ -112,10 +119,15 @@ export async function init(options: InitOptions, io: CommandIO): Promise<number>
       `policyd container stack ready in ${dir}`,
       ``,
       `Next steps:`,
-      `  1. cd ${dir} && cp .env.example .env   (set POLICYD_SOURCE to a policyd checkout if compose.yaml's default is wrong)`,
+      `  1. cd ${dir} && cp .env.example .env   (set POLICYD_SOURCE to a policyd checkout if compose.yaml's default is wrong${
+        options.postgres ? "; set POSTGRES_PASSWORD" : ""
+      })`,
       `  2. edit registry/registry.yaml; policyd check-config validates settings and registry`,
       `  3. docker compose up -d --build`,
       `  4. policyd selftest --url http://127.0.0.1:8765`,
+      ...(options.postgres
+        ? [`  scaling, backups and upgrades of this stack: docs/deployment.md`]
+        : []),
       ``,
     ].join("\n"),
   );

@@ -36,7 +36,14 @@ export function registerOpsCommands(
       "rewrite the stack files of an initialised directory (an existing registry is kept)",
       false,
     )
-    .action(async (opts: { target: string; force: boolean }) => done(await init(opts, io)));
+    .option(
+      "--postgres",
+      "write the multi-instance stack: two policyd replicas behind Caddy, PostgreSQL and Redis",
+      false,
+    )
+    .action(async (opts: { target: string; force: boolean; postgres: boolean }) =>
+      done(await init(opts, io))
+    );
 
   program
     .command("check-config")

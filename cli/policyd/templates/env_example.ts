@@ -27,6 +27,17 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         meaning: "SQLite audit/approval database",
       },
       {
+        name: "DATABASE_URL",
+        default: "",
+        meaning:
+          "postgres://user:password@host:5432/db = shared PostgreSQL store (several instances); unset = SQLite at POLICY_DB_PATH (compose.yaml of init --postgres sets it)",
+      },
+      {
+        name: "INSTANCE_ID",
+        default: "",
+        meaning: "name of this instance in /health and scanner records; unset = <hostname>:<pid>",
+      },
+      {
         name: "POLICY_PROJECT_NAME",
         default: "policyd",
         meaning: "the server's own project name (scanner rows)",
@@ -184,6 +195,11 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         name: "POLICYD_SOURCE",
         default: "",
         meaning: "policyd source checkout used as the image build context",
+      },
+      {
+        name: "POSTGRES_PASSWORD",
+        default: "",
+        meaning: "init --postgres stack: password of its PostgreSQL service (default policyd)",
       },
       {
         name: "POLICY_PUBLISHED_PORT",

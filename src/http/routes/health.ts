@@ -1,5 +1,7 @@
 /**
  * `GET /health`: liveness and readiness; 503 when the database is unusable.
+ * With a shared PostgreSQL database it also names the instance that answered
+ * (`instance`) and the last scan pass of any instance (`scanner.last_pass`).
  *
  * @module
  */
@@ -21,7 +23,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
       db: dbOk ? "ok" : "unavailable",
       cache: deps.cacheHealth(),
       proposer: deps.proposerName(),
-      scanner: deps.scannerState(),
+      scanner: await deps.scannerState(),
       upstreams: deps.upstreams?.() ?? createUpstreamHealth().snapshot(),
       uptime_s: Math.floor(((deps.now?.() ?? new Date()).getTime() - deps.startedAt) / 1000),
       ...deps.healthExtras?.(),

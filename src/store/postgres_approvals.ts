@@ -1,0 +1,82 @@
+/**
+ * Approval requests on PostgreSQL.
+ *
+ * @module
+ */
+import type { Sql } from "./postgres_connection.ts";
+import { approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
+import type { ApprovalRequest, ApprovalStatus, ApprovalStore } from "./types.ts";
+
+type Row = Record<string, unknown>;
+
+const isoOrNull = (value: unknown): string | null =>
+  value === null ? null : new Date(value as Date).toISOString();
+
+function toApproval(row: Row): ApprovalRequest {
+  return {
+    id: Number(row.id),
+    package: String(row.package),
+    version: row.version as string | null,
+    project: String(row.project),
+    requester: String(row.requester),
+    rationale: String(row.rationale),
+    agent_model: row.agent_model as string | null,
+    agent_version: row.agent_version as string | null,
+    status: row.status as ApprovalStatus,
+    created_at: isoOrNull(row.created_at)!,
+    decided_at: isoOrNull(row.decided_at),
+    proposal_status: row.proposal_status as string | null,
+    proposal_detail: row.proposal_detail as string | null,
+  };
+}
+
+/** Creates the approval store on a migrated database. */
+export function createPostgresApprovalStore(sql: Sql, now: () => Date): ApprovalStore {
+  return {
+    async create(request) {
+      const [row] = await sql.unsafe(
+        `INSERT INTO approval_requests (package, version, project, requester, rationale,
+           agent_model, agent_version, status, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING_REVIEW', $8) RETURNING *`,
+        [
+          request.package,
+          request.version,
+          request.project,
+          request.requester,
+          request.rationale,
+          request.agent_model,
+          request.agent_version,
+          now().toISOString(),
+        ],
+      );
+      return toApproval(row);
+    },
+    async list(filter) {
+      const where = approvalWhere(filter, POSTGRES_DIALECT);
+      const rows = await sql.unsafe(
+        `SELECT * FROM approval_requests ${where.sql} ORDER BY created_at DESC, id DESC`,
+        where.params,
+      );
+      return rows.map(toApproval);
+    },
+    async approvePackages(packages, decidedAt) {
+      if (packages.length === 0) return 0;
+      const result = await sql.unsafe(
+        `UPDATE approval_requests SET status = 'APPROVED', decided_at = $1
+         WHERE status = 'PENDING_REVIEW' AND package = ANY($2::text[])`,
+        [decidedAt, packages],
+      );
+      return result.count;
+    },
+    async get(id) {
+      const rows = await sql.unsafe(`SELECT * FROM approval_requests WHERE id = $1`, [id]);
+      return rows.length ? toApproval(rows[0]) : undefined;
+    },
+    async recordProposal(id, status, detail) {
+      await sql.unsafe(
+        `UPDATE approval_requests SET proposal_status = $1, proposal_detail = $2 WHERE id = $3`,
+        [status, detail, id],
+      );
+    },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The audit log on PostgreSQL: group commit as one multi-row INSERT per
+ * batch, and the report queries.
+ *
+ * @module
+ */
+import { createGroupCommit, type GroupCommit } from "./group_commit.ts";
+import type { Sql } from "./postgres_connection.ts";
+import {
+  AUDIT_INSERT_COLUMNS,
+  AUDIT_JSON_COLUMNS,
+  auditInsertValues,
+  auditWhere,
+  groupColumns,
+  POSTGRES_DIALECT,
+  storedAuditRow,
+  unionOfCveLists,
+} from "./sql_filter.ts";
+import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+
+const GROUP_COLUMNS = groupColumns(POSTGRES_DIALECT);
+
+type Row = Record<string, unknown>;
+
+/** Rows per INSERT statement (19 parameters each, well below PostgreSQL's 65,535). */
+const ROWS_PER_STATEMENT = 1000;
+
+const iso = (value: unknown): string =>
+  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+
+const nullableNumber = (value: unknown): number | null => value === null ? null : Number(value);
+
+/** Maps a stored PostgreSQL row to an {@link AuditRow}. */
+export function toAuditRow(row: Row): AuditRow {
+  return {
+    id: Number(row.id),
+    ts: iso(row.ts),
+    package: String(row.package),
+    version: row.version as string | null,
+    license: row.license as string | null,
+    verdict: row.verdict as AuditRow["verdict"],
+    project: String(row.project),
+    requester: String(row.requester),
+    agent_model: row.agent_model as string | null,
+    agent_version: row.agent_version as string | null,
+    source: String(row.source),
+    denial_category: row.denial_category as AuditRow["denial_category"],
+    cve_ids: (row.cve_ids ?? []) as string[],
+    max_cvss: nullableNumber(row.max_cvss),
+    registry_status: row.registry_status as AuditRow["registry_status"],
+    registry_version: row.registry_version as string | null,
+    license_raw: row.license_raw as string | null,
+    reason: String(row.reason ?? ""),
+    data: (row.data ?? null) as AuditRow["data"],
+    exceptions_applied: (row.exceptions_applied ?? []) as AuditRow["exceptions_applied"],
+  };
+}
+
+/** `($1, $2, …), ($20, …)` for `count` rows; JSON columns pass as text and are cast to jsonb. */
+function valuesList(count: number): string {
+  const width = AUDIT_INSERT_COLUMNS.length;
+  return Array.from({ length: count }, (_, r) =>
+    "(" + AUDIT_INSERT_COLUMNS.map((column, c) => {
+      const n = r * width + c + 1;
+      return AUDIT_JSON_COLUMNS.has(column) ? `($${n}::text)::jsonb` : `$${n}`;
+    }).join(", ") + ")").join(", ");
+}
+
+/** The PostgreSQL audit store and its group-commit queue (drained on close). */
+export interface PostgresAuditStore extends AuditStore {
+  readonly queue: GroupCommit<NewAuditRow, AuditRow>;
+}
+
+/** Creates the audit store on a migrated database. */
+export function createPostgresAuditStore(
+  sql: Sql,
+  now: () => Date,
+  isClosed: () => boolean,
+): PostgresAuditStore {
+  const insertAll = async (rows: NewAuditRow[]): Promise<AuditRow[]> => {
+    if (rows.length === 0) return [];
+    const stamped = rows.map((row) => ({ row, ts: now().toISOString() }));
+    const chunks: Array<typeof stamped> = [];
+    for (let i = 0; i < stamped.length; i += ROWS_PER_STATEMENT) {
+      chunks.push(stamped.slice(i, i + ROWS_PER_STATEMENT));
+    }
+    const ids = await sql.begin(async (tx) => {
+      const all: number[] = [];
+      for (const chunk of chunks) {
+        const inserted = await tx.unsafe(
+          `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
+           VALUES ${valuesList(chunk.length)} RETURNING id`,
+          chunk.flatMap(({ row, ts }) => auditInsertValues(row, ts)),
+        );
+        all.push(...inserted.map((r) => Number(r.id)));
+      }
+      return all;
+    });
+    return stamped.map(({ row, ts }, i) => storedAuditRow(row, ids[i], ts));
+  };
+  const queue = createGroupCommit(insertAll);
+
+  return {
+    queue,
+    insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
+    insertMany: insertAll,
+    async list(filter, limit) {
+      const where = auditWhere(filter, POSTGRES_DIALECT);
+      const rows = await sql.unsafe(
+        `SELECT * FROM audit_log ${where.sql} ORDER BY ts DESC, id DESC
+         LIMIT $${where.params.length + 1}`,
+        [...where.params, limit],
+      );
+      return rows.map(toAuditRow);
+    },
+    async group(filter, by) {
+      const columns = by.map((key, i) => `${GROUP_COLUMNS[key]} AS k${i}`);
+      const where = auditWhere(filter, POSTGRES_DIALECT);
+      const select = columns.length ? `${columns.join(", ")}, ` : "";
+      const groupBy = columns.length ? `GROUP BY ${by.map((_, i) => `k${i}`).join(", ")}` : "";
+      const from = by.includes("cve")
+        ? "audit_log CROSS JOIN LATERAL jsonb_array_elements_text(audit_log.cve_ids) AS cve(value)"
+        : "audit_log";
+      const rows = await sql.unsafe(
+        `SELECT ${select}COUNT(*) AS count, MAX(max_cvss) AS max_cvss, MAX(ts) AS last_ts,
+           array_agg(DISTINCT project) AS projects, jsonb_agg(cve_ids) AS cve_lists
+         FROM ${from} ${where.sql} ${groupBy}
+         ORDER BY count DESC, last_ts DESC`,
+        where.params,
+      );
+      return rows
+        .filter((row) => Number(row.count) > 0)
+        .map((row): AuditGroup => ({
+          keys: Object.fromEntries(by.map((key, i) => [key, row[`k${i}`] as string | null])),
+          count: Number(row.count),
+          max_cvss: nullableNumber(row.max_cvss),
+          last_ts: iso(row.last_ts),
+          projects: [...(row.projects as string[])].sort(),
+          cve_ids: unionOfCveLists((row.cve_lists ?? []) as string[][]),
+        }));
+    },
+    async lastAlert(pkg) {
+      const rows = await sql.unsafe(
+        `SELECT * FROM audit_log WHERE package = $1 AND verdict = 'CVE_ALERT'
+         ORDER BY ts DESC, id DESC LIMIT 1`,
+        [pkg],
+      );
+      return rows.length ? toAuditRow(rows[0]) : undefined;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Approval requests on SQLite.
+ *
+ * @module
+ */
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { Transaction } from "./sqlite_transaction.ts";
+import { approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
+import type { ApprovalRequest, ApprovalStatus, ApprovalStore } from "./types.ts";
+
+type Row = Record<string, SQLInputValue>;
+
+function toApproval(row: Row): ApprovalRequest {
+  return {
+    id: Number(row.id),
+    package: String(row.package),
+    version: row.version as string | null,
+    project: String(row.project),
+    requester: String(row.requester),
+    rationale: String(row.rationale),
+    agent_model: row.agent_model as string | null,
+    agent_version: row.agent_version as string | null,
+    status: row.status as ApprovalStatus,
+    created_at: String(row.created_at),
+    decided_at: row.decided_at as string | null,
+    proposal_status: row.proposal_status as string | null,
+    proposal_detail: row.proposal_detail as string | null,
+  };
+}
+
+/** Creates the approval store on an open, migrated database. */
+export function createSqliteApprovalStore(
+  db: DatabaseSync,
+  inTransaction: Transaction,
+  now: () => Date,
+): ApprovalStore {
+  return {
+    create: (request) =>
+      Promise.resolve().then(() => {
+        const created_at = now().toISOString();
+        const result = db.prepare(
+          `INSERT INTO approval_requests (package, version, project, requester, rationale,
+             agent_model, agent_version, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
+        ).run(
+          request.package,
+          request.version,
+          request.project,
+          request.requester,
+          request.rationale,
+          request.agent_model,
+          request.agent_version,
+          created_at,
+        );
+        return {
+          ...request,
+          id: Number(result.lastInsertRowid),
+          status: "PENDING_REVIEW" as const,
+          created_at,
+          decided_at: null,
+          proposal_status: null,
+          proposal_detail: null,
+        };
+      }),
+    list: (filter) =>
+      Promise.resolve().then(() => {
+        const where = approvalWhere(filter, SQLITE_DIALECT);
+        const rows = db.prepare(
+          `SELECT * FROM approval_requests ${where.sql} ORDER BY created_at DESC, id DESC`,
+        ).all(...where.params) as Row[];
+        return rows.map(toApproval);
+      }),
+    approvePackages: (packages, decidedAt) =>
+      Promise.resolve().then(() => {
+        if (packages.length === 0) return 0;
+        const update = db.prepare(
+          `UPDATE approval_requests SET status = 'APPROVED', decided_at = ?
+           WHERE status = 'PENDING_REVIEW' AND package = ?`,
+        );
+        return inTransaction(
+          () => packages.reduce((n, pkg) => n + Number(update.run(decidedAt, pkg).changes), 0),
+        );
+      }),
+    get: (id) =>
+      Promise.resolve().then(() => {
+        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
+          | Row
+          | undefined;
+        return row ? toApproval(row) : undefined;
+      }),
+    recordProposal: (id, status, detail) =>
+      Promise.resolve().then(() => {
+        db.prepare(
+          "UPDATE approval_requests SET proposal_status = ?, proposal_detail = ? WHERE id = ?",
+        ).run(status, detail, id);
+      }),
+  };
+}

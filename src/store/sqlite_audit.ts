@@ -1,0 +1,133 @@
+/**
+ * The audit log on SQLite: group-committed inserts and the report queries.
+ *
+ * @module
+ */
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { createGroupCommit, type GroupCommit } from "./group_commit.ts";
+import type { Transaction } from "./sqlite_transaction.ts";
+import {
+  AUDIT_INSERT_COLUMNS,
+  auditInsertValues,
+  auditWhere,
+  groupColumns,
+  SQLITE_DIALECT,
+  storedAuditRow,
+  unionOfCveLists,
+} from "./sql_filter.ts";
+import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+
+const GROUP_COLUMNS = groupColumns(SQLITE_DIALECT);
+
+type Row = Record<string, SQLInputValue>;
+
+/** Maps a stored SQLite row to an {@link AuditRow}. */
+export function toAuditRow(row: Row): AuditRow {
+  return {
+    id: Number(row.id),
+    ts: String(row.ts),
+    package: String(row.package),
+    version: row.version as string | null,
+    license: row.license as string | null,
+    verdict: row.verdict as AuditRow["verdict"],
+    project: String(row.project),
+    requester: String(row.requester),
+    agent_model: row.agent_model as string | null,
+    agent_version: row.agent_version as string | null,
+    source: String(row.source),
+    denial_category: row.denial_category as AuditRow["denial_category"],
+    cve_ids: JSON.parse(String(row.cve_ids ?? "[]")),
+    max_cvss: row.max_cvss === null ? null : Number(row.max_cvss),
+    registry_status: row.registry_status as AuditRow["registry_status"],
+    registry_version: row.registry_version as string | null,
+    license_raw: row.license_raw as string | null,
+    reason: String(row.reason ?? ""),
+    data: row.data ? JSON.parse(String(row.data)) : null,
+    exceptions_applied: JSON.parse(String(row.exceptions_applied ?? "[]")),
+  };
+}
+
+const AUDIT_INSERT = `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
+  VALUES (${AUDIT_INSERT_COLUMNS.map(() => "?").join(", ")})`;
+
+/** The SQLite audit store and its group-commit queue (drained on close). */
+export interface SqliteAuditStore extends AuditStore {
+  readonly queue: GroupCommit<NewAuditRow, AuditRow>;
+}
+
+/** What the SQLite audit store runs on. */
+export interface SqliteAuditDeps {
+  /** An open, migrated database. */
+  db: DatabaseSync;
+  inTransaction: Transaction;
+  now: () => Date;
+  isClosed: () => boolean;
+  /** Most rows of one group commit (default 256). */
+  maxBatchRows?: number;
+}
+
+/** Creates the audit store. */
+export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore {
+  const { db, inTransaction, now, isClosed } = deps;
+  const insertAudit = db.prepare(AUDIT_INSERT);
+  const insertOne = (row: NewAuditRow): AuditRow => {
+    const ts = now().toISOString();
+    const result = insertAudit.run(...auditInsertValues(row, ts));
+    return storedAuditRow(row, Number(result.lastInsertRowid), ts);
+  };
+  const insertAll = (rows: NewAuditRow[]) => inTransaction(() => rows.map(insertOne));
+  const queue = createGroupCommit(insertAll, { maxBatch: deps.maxBatchRows });
+
+  return {
+    queue,
+    insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
+    insertMany: (rows) => Promise.resolve().then(() => insertAll(rows)),
+    list: (filter, limit) =>
+      Promise.resolve().then(() => {
+        const where = auditWhere(filter, SQLITE_DIALECT);
+        const rows = db
+          .prepare(`SELECT * FROM audit_log ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`)
+          .all(...where.params, limit) as Row[];
+        return rows.map(toAuditRow);
+      }),
+    group: (filter, by) =>
+      Promise.resolve().then(() => {
+        const columns = by.map((key, i) => `${GROUP_COLUMNS[key]} AS k${i}`);
+        const where = auditWhere(filter, SQLITE_DIALECT);
+        const select = columns.length ? `${columns.join(", ")}, ` : "";
+        const groupBy = columns.length ? `GROUP BY ${by.map((_, i) => `k${i}`).join(", ")}` : "";
+        const from = by.includes("cve")
+          ? "audit_log, json_each(audit_log.cve_ids) AS cve"
+          : "audit_log";
+        const rows = db.prepare(
+          `SELECT ${select}COUNT(*) AS count, MAX(max_cvss) AS max_cvss, MAX(ts) AS last_ts,
+             json_group_array(DISTINCT project) AS projects,
+             group_concat(cve_ids, char(31)) AS cve_lists
+           FROM ${from} ${where.sql} ${groupBy}
+           ORDER BY count DESC, last_ts DESC`,
+        ).all(...where.params) as Row[];
+        return rows
+          .filter((row) => Number(row.count) > 0)
+          .map((row): AuditGroup => ({
+            keys: Object.fromEntries(by.map((key, i) => [key, row[`k${i}`] as string | null])),
+            count: Number(row.count),
+            max_cvss: row.max_cvss === null ? null : Number(row.max_cvss),
+            last_ts: String(row.last_ts),
+            projects: (JSON.parse(String(row.projects)) as string[]).sort(),
+            cve_ids: unionOfCveLists(
+              String(row.cve_lists ?? "").split("\x1f").filter(Boolean).map((list) =>
+                JSON.parse(list) as string[]
+              ),
+            ),
+          }));
+      }),
+    lastAlert: (pkg) =>
+      Promise.resolve().then(() => {
+        const row = db.prepare(
+          `SELECT * FROM audit_log WHERE package = ? AND verdict = 'CVE_ALERT'
+           ORDER BY ts DESC, id DESC LIMIT 1`,
+        ).get(pkg) as Row | undefined;
+        return row ? toAuditRow(row) : undefined;
+      }),
+  };
+}
