@@ -45,5 +45,9 @@ Deno.test(
         await db.drop();
       }
     },
+    {
+      requires:
+        "instances sharing one PostgreSQL database through DATABASE_URL, each named by INSTANCE_ID (docs/deployment.md)",
+    },
   ),
 );
