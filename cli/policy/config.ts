@@ -11,9 +11,9 @@
 
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { basename, dirname, join } from "node:path";
 import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/evaluate.ts";
 import { ClientError } from "./exit_codes.ts";
+import { baseName, joinPath, parentDir } from "./os_path.ts";
 import { projectName } from "./pyproject_toml.ts";
 
 /** Name of the client configuration file. */
@@ -73,9 +73,9 @@ export const denoFs: ConfigFs = {
 export function findConfigFile(start: string, fs: ConfigFs = denoFs): string | null {
   let dir = start;
   for (;;) {
-    const candidate = join(dir, CONFIG_FILE);
+    const candidate = joinPath(dir, CONFIG_FILE);
     if (fs.readTextFile(candidate) !== null) return candidate;
-    const parent = dirname(dir);
+    const parent = parentDir(dir);
     if (parent === dir) return null;
     dir = parent;
   }
@@ -117,7 +117,7 @@ export function resolveConfig(
     root,
     configPath,
     project: file.project ??
-      projectName(fs.readTextFile(join(root, "pyproject.toml")), basename(root) || "default"),
+      projectName(fs.readTextFile(joinPath(root, "pyproject.toml")), baseName(root) || "default"),
     server_url: (file.server_url ?? DEFAULT_SERVER_URL).replace(/\/+$/, ""),
     mode,
     fail_open: file.fail_open ?? singleUser,
@@ -132,5 +132,5 @@ export function loadConfig(cwd: string, fs: ConfigFs = denoFs): ResolvedConfig {
   const path = findConfigFile(cwd, fs);
   if (path === null) return resolveConfig({}, cwd, null, fs);
   const file = parseConfigFile(fs.readTextFile(path) ?? "", path);
-  return resolveConfig(file, dirname(path), path, fs);
+  return resolveConfig(file, parentDir(path), path, fs);
 }
