@@ -24,7 +24,7 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   await openSqliteStore(path).close();
   await openSqliteStore(path).close();
   const migrations = queryDb(path, "SELECT version FROM schema_migrations");
-  deepStrictEqual(migrations.map((m) => m.version), [1, 2]);
+  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3]);
   equal(queryDb(path, "PRAGMA journal_mode")[0].journal_mode, "wal");
   const tables = queryDb(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .map((t) => t.name);
@@ -34,8 +34,31 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   );
   const indexes = queryDb(
     path,
-    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_log'",
+    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name",
+  ).map((i) => i.name);
+  deepStrictEqual(indexes, [
+    "audit_log_agent_ts",
+    "audit_log_denials_ts",
+    "audit_log_package_ts",
+    "audit_log_project_ts",
+    "audit_log_ts",
+    "audit_log_verdict_ts",
+  ]);
+  // The partial indexes serve the filters the reports and GET /audit send (bound parameters).
+  const plan = (sql: string, ...params: string[]) =>
+    queryDb(path, `EXPLAIN QUERY PLAN ${sql}`, ...params).map((row) => String(row.detail)).join(
+      " ",
+    );
+  ok(
+    /audit_log_denials_ts/.test(
+      plan(
+        "SELECT COUNT(*) FROM audit_log WHERE ts >= ? AND denial_category IN (?, ?)",
+        "2026-01-01",
+        "DENIAL_CVE",
+        "DENIAL_LICENSE",
+      ),
+    ),
   );
-  ok(indexes.length >= 5, "indexes for the report queries");
+  ok(/audit_log_agent_ts/.test(plan("SELECT * FROM audit_log WHERE agent_model = ?", "claude")));
   await Deno.remove(dir, { recursive: true });
 });
