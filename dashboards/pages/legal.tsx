@@ -74,8 +74,8 @@ export function LegalPage(props: { view: LegalView }) {
         License-driven denials and the license mix of evaluated packages over the last {query.days}
         {" "}
         days,{" "}
-        {scope}. Registry-known packages are not looked up, so they do not appear in the license
-        mix.
+        {scope}. Packages the registry knows are decided by their rule, not their license, so they
+        do not appear in the license mix.
       </PageHeader>
       <ReportFilters action="/dashboard/legal" query={query} apiPath="/api/v1/reports/legal" />
       <DataBanner
