@@ -182,42 +182,85 @@ function isRedirect(entry: ParseEntry): boolean {
     /^(<|>|>>|>&|<&|<\(|>\||&>|&>>)$/.test(entry.op);
 }
 
+/** One simple command: its words and the file its standard input comes from, if any. */
+interface SimpleCommand {
+  words: string[];
+  /** `< FILE`, or the file of `cat FILE |` before it in a pipeline. */
+  stdin: string | null;
+}
+
+function parseCommands(command: string): SimpleCommand[] {
+  const entries = parseShell(splitLines(command), (key) => `$${key}`);
+  let current: SimpleCommand = { words: [], stdin: null };
+  const commands: SimpleCommand[] = [current];
+  const outer: SimpleCommand[] = []; // commands suspended by an open `$(`
+  const start = (stdin: string | null = null) => {
+    current = { words: [], stdin };
+    commands.push(current);
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const words = current.words;
+    if (typeof entry === "string") {
+      words.push(entry);
+    } else if ("comment" in entry) {
+      continue;
+    } else if (entry.op === "glob") {
+      words.push((entry as { pattern: string }).pattern);
+    } else if (isRedirect(entry)) {
+      if (/^\d$/.test(words[words.length - 1] ?? "")) words.pop(); // the fd of `2>&1`
+      const target = entries[++i]; // the redirect target
+      if (entry.op === "<" && typeof target === "string") current.stdin = target;
+    } else if (entry.op === "(" && words[words.length - 1]?.endsWith("$")) {
+      words[words.length - 1] += "(…)";
+      outer.push(current);
+      start();
+    } else if (entry.op === ")" && outer.length > 0) {
+      current = outer.pop()!;
+    } else if (SEPARATORS.has(entry.op)) {
+      // `cat FILE | xargs …`: the file becomes the next command's standard input
+      const piped = entry.op === "|" && program(words[0] ?? "") === "cat" && words.length === 2
+        ? words[1]
+        : null;
+      start(piped);
+    }
+  }
+  return commands.filter((c) => c.words.length > 0);
+}
+
 /**
  * The simple commands of a command line, each a list of words. A command
  * substitution `$(…)` is one opaque word (`$(…)`, never a package name) of the
  * command around it, and its own commands are listed too.
  */
 export function simpleCommands(command: string): string[][] {
-  const entries = parseShell(splitLines(command), (key) => `$${key}`);
-  let current: string[] = [];
-  const commands: string[][] = [current];
-  const outer: string[][] = []; // commands suspended by an open `$(`
-  const start = () => {
-    current = [];
-    commands.push(current);
-  };
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (typeof entry === "string") {
-      current.push(entry);
-    } else if ("comment" in entry) {
-      continue;
-    } else if (entry.op === "glob") {
-      current.push((entry as { pattern: string }).pattern);
-    } else if (isRedirect(entry)) {
-      if (/^\d$/.test(current[current.length - 1] ?? "")) current.pop(); // the fd of `2>&1`
-      i++; // the redirect target
-    } else if (entry.op === "(" && current[current.length - 1]?.endsWith("$")) {
-      current[current.length - 1] += "(…)";
-      outer.push(current);
-      start();
-    } else if (entry.op === ")" && outer.length > 0) {
-      current = outer.pop()!;
-    } else if (SEPARATORS.has(entry.op)) {
-      start();
+  return parseCommands(command).map((c) => c.words);
+}
+
+/** xargs options that take a value (`-a FILE` names the argument file). */
+const XARGS_VALUES = /^-[aIiLlnPsdEe]$/;
+
+/**
+ * `xargs [options] CMD …` runs CMD with the words of its input (standard input,
+ * or `-a FILE`) appended: for an installer those words are requirements, read
+ * here as a requirements file (`-r FILE`). Other commands are returned as they are.
+ */
+function unwrapXargs({ words, stdin }: SimpleCommand): string[] {
+  if (program(words[0]) !== "xargs") return words;
+  let input = stdin;
+  let i = 1;
+  while (i < words.length && words[i].startsWith("-")) {
+    const option = words[i];
+    if (XARGS_VALUES.test(option)) {
+      if (option === "-a") input = words[i + 1] ?? input;
+      i += 2;
+    } else {
+      if (option.startsWith("--arg-file=")) input = option.slice("--arg-file=".length);
+      i++;
     }
   }
-  return commands.filter((words) => words.length > 0);
+  const rest = words.slice(i);
+  return input === null ? rest : [...rest, "-r", input];
 }
 
 function stripPrefix(words: string[]): string[] {
@@ -439,8 +482,8 @@ export function requestedPackages(
 ): RequestedPackage[] {
   const found: RequestedPackage[] = [];
   let dir = cwd;
-  for (const raw of simpleCommands(command)) {
-    const words = stripPrefix(raw);
+  for (const parsed of parseCommands(command)) {
+    const words = stripPrefix(unwrapXargs({ ...parsed, words: stripPrefix(parsed.words) }));
     if (words.length === 0) continue;
     const moved = cdTarget(words, dir);
     if (moved !== null) {

@@ -111,3 +111,21 @@ Deno.test("simpleCommands() drops redirections and comments", () => {
     "x",
   ]]);
 });
+
+Deno.test("xargs installs read their requirements from standard input or -a FILE", () => {
+  const cases: Array<[string, string[]]> = [
+    ["xargs pip install < sub/more.txt", ["pycrypto@2.6"]],
+    ["cd sub && xargs -n 1 pip install < req.txt", ["requests@2.31.0", "pycrypto@2.6"]],
+    ["cat sub/more.txt | xargs pip install", ["pycrypto@2.6"]],
+    ["cat sub/more.txt | sudo xargs -r python3 -m pip install -U", ["pycrypto@2.6"]],
+    ["xargs -a sub/more.txt uv pip install", ["pycrypto@2.6"]],
+    ["xargs --arg-file=sub/more.txt pip install", ["pycrypto@2.6"]],
+    ["xargs pip install pycrypto < /dev/null", ["pycrypto"]],
+    ["xargs echo pip install < sub/more.txt", []],
+    ["sort sub/more.txt | xargs pip install", []],
+    ["xargs rm < sub/more.txt", []],
+  ];
+  for (const [command, expected] of cases) {
+    assert.deepEqual(names(command), expected, command);
+  }
+});
