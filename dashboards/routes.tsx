@@ -50,6 +50,16 @@ import { faviconIco } from "./static/favicon.ts";
 import { STATIC_ASSETS } from "./static/assets.ts";
 
 /**
+ * `If-None-Match` uses the weak comparison (RFC 9110 §13.1.2): a compressed
+ * answer's `W/"…"` tag matches the asset's strong one, and a list may be sent.
+ */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.trim() === "*" || header.split(",").some((tag) => bare(tag) === bare(etag));
+}
+
+/**
  * Content-Security-Policy of every page: same-origin only, so a page can
  * never load from a CDN or send data elsewhere. Inline style attributes are
  * allowed for bar widths; inline scripts are not.
@@ -182,7 +192,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
       "cache-control": "public, max-age=3600",
       "x-content-type-options": "nosniff",
     };
-    if (c.req.header("if-none-match") === asset.etag) return c.body(null, 304, headers);
+    if (etagMatches(c.req.header("if-none-match"), asset.etag)) return c.body(null, 304, headers);
     return c.body(asset.body, 200, headers);
   });
 

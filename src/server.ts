@@ -12,6 +12,8 @@ import type { Cache } from "./cache/types.ts";
 import { type Options, optionsOf, type Settings, SettingsError } from "./config/settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
+import { DEFAULT_HTTP_OPTIONS } from "./http/settings.ts";
+import { serveWithTimeouts, timedServerAvailable } from "./http/timed_server.ts";
 import { dashboardRoutes } from "../dashboards/routes.tsx";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
@@ -273,12 +275,21 @@ export async function startServer(
   const built = await buildServer(settings, options);
   const hostname = options.hostname ?? built.deps.http?.host ?? settings.POLICY_HOST;
   const port = options.port ?? built.deps.http?.port ?? settings.POLICY_PORT;
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  const timeouts = built.deps.http ?? DEFAULT_HTTP_OPTIONS;
+  const handler = (request: Request, info: { remoteAddr: Deno.NetAddr }) =>
+    built.app.fetch(request, { remoteAddr: info.remoteAddr });
+  let server: Pick<Deno.HttpServer<Deno.NetAddr>, "addr" | "finished" | "shutdown">;
   try {
-    server = Deno.serve(
-      { hostname, port, onListen: () => {} },
-      (request, info) => built.app.fetch(request, { remoteAddr: info.remoteAddr }),
-    );
+    // Header-read and idle time-outs need our own accept loop (Deno.serve has none).
+    const timed = timeouts.headerTimeoutMs > 0 || timeouts.idleTimeoutMs > 0;
+    server = timed && timedServerAvailable()
+      ? serveWithTimeouts({
+        hostname,
+        port,
+        headerTimeoutMs: timeouts.headerTimeoutMs,
+        idleTimeoutMs: timeouts.idleTimeoutMs,
+      }, handler)
+      : Deno.serve({ hostname, port, onListen: () => {} }, handler);
   } catch (error) {
     await built.close();
     throw new StartupError(`cannot listen on ${hostname}:${port}: ${(error as Error).message}`);

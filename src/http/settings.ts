@@ -18,6 +18,10 @@ export interface HttpOptions {
   rateLimitPerMinute: number;
   /** Time a client has to send its whole request body. */
   bodyReadTimeoutMs: number;
+  /** Time a new connection has to finish its first request's headers; 0 = none. */
+  headerTimeoutMs: number;
+  /** Time a keep-alive connection may wait for its next request; 0 = none. */
+  idleTimeoutMs: number;
   /** Budget of `POST /registry/parse-yaml`. */
   parseYaml: { maxConcurrent: number; timeoutMs: number };
 }
@@ -29,6 +33,8 @@ export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   allowedOrigins: [],
   rateLimitPerMinute: 0,
   bodyReadTimeoutMs: 30_000,
+  headerTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
   parseYaml: { maxConcurrent: 2, timeoutMs: 5_000 },
 };
 
@@ -41,6 +47,8 @@ export const httpArea = defineArea({
     ALLOWED_ORIGINS: listVar.default([]),
     RATE_LIMIT_PER_MINUTE: nonNegativeIntVar.default(0),
     REQUEST_READ_TIMEOUT_MS: positiveIntVar.default(DEFAULT_HTTP_OPTIONS.bodyReadTimeoutMs),
+    HEADER_READ_TIMEOUT_MS: nonNegativeIntVar.default(DEFAULT_HTTP_OPTIONS.headerTimeoutMs),
+    IDLE_TIMEOUT_MS: nonNegativeIntVar.default(DEFAULT_HTTP_OPTIONS.idleTimeoutMs),
     PARSE_YAML_TIMEOUT_MS: positiveIntVar.default(DEFAULT_HTTP_OPTIONS.parseYaml.timeoutMs),
     PARSE_YAML_CONCURRENCY: positiveIntVar.default(DEFAULT_HTTP_OPTIONS.parseYaml.maxConcurrent),
   },
@@ -66,6 +74,8 @@ export const httpArea = defineArea({
       allowedOrigins,
       rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
       bodyReadTimeoutMs: v.REQUEST_READ_TIMEOUT_MS,
+      headerTimeoutMs: v.HEADER_READ_TIMEOUT_MS,
+      idleTimeoutMs: v.IDLE_TIMEOUT_MS,
       parseYaml: { maxConcurrent: v.PARSE_YAML_CONCURRENCY, timeoutMs: v.PARSE_YAML_TIMEOUT_MS },
     };
   },

@@ -38,7 +38,9 @@ export function isClientAbort(error: unknown): boolean {
     error instanceof Deno.errors.ConnectionAborted ||
     error instanceof Deno.errors.BrokenPipe ||
     error instanceof Deno.errors.UnexpectedEof ||
-    error instanceof Deno.errors.Interrupted;
+    error instanceof Deno.errors.Interrupted ||
+    // Deno.serveHttp (the timed server) reports a body cut short as an Http error.
+    (error instanceof Deno.errors.Http && /reading a body/i.test(error.message));
 }
 
 /** The client closed the connection before its body arrived: a client event, not a server fault. */

@@ -69,6 +69,16 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         meaning: "time a client has to send its request body (408 after)",
       },
       {
+        name: "HEADER_READ_TIMEOUT_MS",
+        default: "10000",
+        meaning: "time a new connection has to finish its request headers (closed after; 0 = none)",
+      },
+      {
+        name: "IDLE_TIMEOUT_MS",
+        default: "60000",
+        meaning: "time a keep-alive connection may wait for its next request (0 = none)",
+      },
+      {
         name: "PARSE_YAML_TIMEOUT_MS",
         default: "5000",
         meaning: "time budget of one parse-yaml document (422 after)",

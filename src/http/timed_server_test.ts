@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { serveWithTimeouts, timedServerAvailable } from "./timed_server.ts";
+
+const encoder = new TextEncoder();
+
+/** Reads until the peer closes the connection (null) or `ms` pass ("open"). */
+async function closedWithin(conn: Deno.Conn, ms: number): Promise<"closed" | "open"> {
+  const buffer = new Uint8Array(4096);
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const read = await Promise.race([
+      conn.read(buffer).catch(() => null),
+      new Promise<"wait">((resolve) => setTimeout(() => resolve("wait"), deadline - Date.now())),
+    ]);
+    if (read === null) return "closed";
+    if (read === "wait") return "open";
+  }
+  return "open";
+}
+
+function connect(port: number) {
+  return Deno.connect({ hostname: "127.0.0.1", port });
+}
+
+Deno.test("the runtime has what the timed server needs", () => {
+  assert.equal(timedServerAvailable(), true);
+});
+
+Deno.test("a connection that never finishes its headers is closed; others are served", async () => {
+  const seen: string[] = [];
+  const server = serveWithTimeouts(
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 200, idleTimeoutMs: 0 },
+    (request, info) => {
+      seen.push(`${new URL(request.url).pathname} from ${info.remoteAddr.hostname}`);
+      return new Response("ok");
+    },
+  );
+  try {
+    const slow = await Promise.all(Array.from({ length: 16 }, () => connect(server.addr.port)));
+    for (const conn of slow) await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n"));
+    const outcomes = await Promise.all(slow.map((conn) => closedWithin(conn, 5_000)));
+    assert.deepEqual(outcomes, slow.map(() => "closed"));
+    for (const conn of slow) conn.close();
+    const res = await fetch(`http://127.0.0.1:${server.addr.port}/ping`);
+    assert.equal(await res.text(), "ok");
+    assert.deepEqual(seen, ["/ping from 127.0.0.1"]);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("an idle keep-alive connection is closed after the idle time-out", async () => {
+  const server = serveWithTimeouts(
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 0, idleTimeoutMs: 200 },
+    () => new Response("ok"),
+  );
+  try {
+    const conn = await connect(server.addr.port);
+    await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const buffer = new Uint8Array(4096);
+    const n = await conn.read(buffer);
+    assert.match(new TextDecoder().decode(buffer.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
+    // Without a next request, the server closes the connection.
+    assert.equal(await closedWithin(conn, 5_000), "closed");
+    conn.close();
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("without time-outs a half-sent request stays open (what the time-outs fix)", async () => {
+  const server = serveWithTimeouts(
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 0, idleTimeoutMs: 0 },
+    () => new Response("ok"),
+  );
+  const conn = await connect(server.addr.port);
+  await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n"));
+  assert.equal(await closedWithin(conn, 400), "open");
+  conn.close();
+  await server.shutdown();
+});
+
+Deno.test("shutdown stops accepting and lets the in-flight request finish", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => release = resolve);
+  let started!: () => void;
+  const inFlight = new Promise<void>((resolve) => started = resolve);
+  const server = serveWithTimeouts(
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 },
+    async () => {
+      started();
+      await gate;
+      return new Response("finished");
+    },
+  );
+  const port = server.addr.port;
+  const idle = await connect(port);
+  const pending = fetch(`http://127.0.0.1:${port}/slow`).then((r) => r.text());
+  await inFlight;
+  const stopping = server.shutdown();
+  // The idle connection is closed at once; the listener no longer accepts.
+  assert.equal(await closedWithin(idle, 5_000), "closed");
+  idle.close();
+  await assert.rejects(connect(port));
+  release();
+  assert.equal(await pending, "finished");
+  await stopping;
+  await server.finished;
+});
