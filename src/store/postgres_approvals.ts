@@ -5,30 +5,10 @@
  */
 import type { Sql } from "./postgres_connection.ts";
 import { approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
-import type { ApprovalRequest, ApprovalStatus, ApprovalStore } from "./types.ts";
+import type { ApprovalStore } from "./types.ts";
+import { approvalFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
 
 type Row = Record<string, unknown>;
-
-const isoOrNull = (value: unknown): string | null =>
-  value === null ? null : new Date(value as Date).toISOString();
-
-function toApproval(row: Row): ApprovalRequest {
-  return {
-    id: Number(row.id),
-    package: String(row.package),
-    version: row.version as string | null,
-    project: String(row.project),
-    requester: String(row.requester),
-    rationale: String(row.rationale),
-    agent_model: row.agent_model as string | null,
-    agent_version: row.agent_version as string | null,
-    status: row.status as ApprovalStatus,
-    created_at: isoOrNull(row.created_at)!,
-    decided_at: isoOrNull(row.decided_at),
-    proposal_status: row.proposal_status as string | null,
-    proposal_detail: row.proposal_detail as string | null,
-  };
-}
 
 /** Creates the approval store on a migrated database. */
 export function createPostgresApprovalStore(sql: Sql, now: () => Date): ApprovalStore {
@@ -49,7 +29,7 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
           now().toISOString(),
         ],
       );
-      return toApproval(row);
+      return approvalFrom(row, POSTGRES_COLUMNS);
     },
     async list(filter) {
       const where = approvalWhere(filter, POSTGRES_DIALECT);
@@ -57,7 +37,7 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
         `SELECT * FROM approval_requests ${where.sql} ORDER BY created_at DESC, id DESC`,
         where.params,
       );
-      return rows.map(toApproval);
+      return rows.map((r) => approvalFrom(r, POSTGRES_COLUMNS));
     },
     async approvePackages(packages, decidedAt) {
       if (packages.length === 0) return 0;
@@ -70,7 +50,7 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
     },
     async get(id) {
       const rows = await sql.unsafe(`SELECT * FROM approval_requests WHERE id = $1`, [id]);
-      return rows.length ? toApproval(rows[0]) : undefined;
+      return rows.length ? approvalFrom(rows[0], POSTGRES_COLUMNS) : undefined;
     },
     async recordProposal(id, status, detail) {
       await sql.unsafe(

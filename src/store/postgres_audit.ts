@@ -17,6 +17,7 @@ import {
   unionOfCveLists,
 } from "./sql_filter.ts";
 import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+import { auditRowFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
 
 const GROUP_COLUMNS = groupColumns(POSTGRES_DIALECT);
 
@@ -25,36 +26,9 @@ type Row = Record<string, unknown>;
 /** Rows per INSERT statement (19 parameters each, well below PostgreSQL's 65,535). */
 const ROWS_PER_STATEMENT = 1000;
 
-const iso = (value: unknown): string =>
-  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+const iso = POSTGRES_COLUMNS.time;
 
 const nullableNumber = (value: unknown): number | null => value === null ? null : Number(value);
-
-/** Maps a stored PostgreSQL row to an {@link AuditRow}. */
-export function toAuditRow(row: Row): AuditRow {
-  return {
-    id: Number(row.id),
-    ts: iso(row.ts),
-    package: String(row.package),
-    version: row.version as string | null,
-    license: row.license as string | null,
-    verdict: row.verdict as AuditRow["verdict"],
-    project: String(row.project),
-    requester: String(row.requester),
-    agent_model: row.agent_model as string | null,
-    agent_version: row.agent_version as string | null,
-    source: String(row.source),
-    denial_category: row.denial_category as AuditRow["denial_category"],
-    cve_ids: (row.cve_ids ?? []) as string[],
-    max_cvss: nullableNumber(row.max_cvss),
-    registry_status: row.registry_status as AuditRow["registry_status"],
-    registry_version: row.registry_version as string | null,
-    license_raw: row.license_raw as string | null,
-    reason: String(row.reason ?? ""),
-    data: (row.data ?? null) as AuditRow["data"],
-    exceptions_applied: (row.exceptions_applied ?? []) as AuditRow["exceptions_applied"],
-  };
-}
 
 /** `($1, $2, …), ($20, …)` for `count` rows; JSON columns pass as text and are cast to jsonb. */
 function valuesList(count: number): string {
@@ -111,7 +85,7 @@ export function createPostgresAuditStore(
          LIMIT $${where.params.length + 1}`,
         [...where.params, limit],
       );
-      return rows.map(toAuditRow);
+      return rows.map((r) => auditRowFrom(r, POSTGRES_COLUMNS));
     },
     async group(filter, by) {
       const columns = by.map((key, i) => `${GROUP_COLUMNS[key]} AS k${i}`);
@@ -145,7 +119,7 @@ export function createPostgresAuditStore(
          ORDER BY ts DESC, id DESC LIMIT 1`,
         [pkg],
       );
-      return rows.length ? toAuditRow(rows[0]) : undefined;
+      return rows.length ? auditRowFrom(rows[0], POSTGRES_COLUMNS) : undefined;
     },
   };
 }

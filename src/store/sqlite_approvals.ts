@@ -6,27 +6,10 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { Transaction } from "./sqlite_transaction.ts";
 import { approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
-import type { ApprovalRequest, ApprovalStatus, ApprovalStore } from "./types.ts";
+import type { ApprovalStore } from "./types.ts";
+import { approvalFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
 
 type Row = Record<string, SQLInputValue>;
-
-function toApproval(row: Row): ApprovalRequest {
-  return {
-    id: Number(row.id),
-    package: String(row.package),
-    version: row.version as string | null,
-    project: String(row.project),
-    requester: String(row.requester),
-    rationale: String(row.rationale),
-    agent_model: row.agent_model as string | null,
-    agent_version: row.agent_version as string | null,
-    status: row.status as ApprovalStatus,
-    created_at: String(row.created_at),
-    decided_at: row.decided_at as string | null,
-    proposal_status: row.proposal_status as string | null,
-    proposal_detail: row.proposal_detail as string | null,
-  };
-}
 
 /** Creates the approval store on an open, migrated database. */
 export function createSqliteApprovalStore(
@@ -68,7 +51,7 @@ export function createSqliteApprovalStore(
         const rows = db.prepare(
           `SELECT * FROM approval_requests ${where.sql} ORDER BY created_at DESC, id DESC`,
         ).all(...where.params) as Row[];
-        return rows.map(toApproval);
+        return rows.map((r) => approvalFrom(r, SQLITE_COLUMNS));
       }),
     approvePackages: (packages, decidedAt) =>
       Promise.resolve().then(() => {
@@ -86,7 +69,7 @@ export function createSqliteApprovalStore(
         const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
           | Row
           | undefined;
-        return row ? toApproval(row) : undefined;
+        return row ? approvalFrom(row, SQLITE_COLUMNS) : undefined;
       }),
     recordProposal: (id, status, detail) =>
       Promise.resolve().then(() => {

@@ -16,36 +16,11 @@ import {
   unionOfCveLists,
 } from "./sql_filter.ts";
 import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+import { auditRowFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
 
 const GROUP_COLUMNS = groupColumns(SQLITE_DIALECT);
 
 type Row = Record<string, SQLInputValue>;
-
-/** Maps a stored SQLite row to an {@link AuditRow}. */
-export function toAuditRow(row: Row): AuditRow {
-  return {
-    id: Number(row.id),
-    ts: String(row.ts),
-    package: String(row.package),
-    version: row.version as string | null,
-    license: row.license as string | null,
-    verdict: row.verdict as AuditRow["verdict"],
-    project: String(row.project),
-    requester: String(row.requester),
-    agent_model: row.agent_model as string | null,
-    agent_version: row.agent_version as string | null,
-    source: String(row.source),
-    denial_category: row.denial_category as AuditRow["denial_category"],
-    cve_ids: JSON.parse(String(row.cve_ids ?? "[]")),
-    max_cvss: row.max_cvss === null ? null : Number(row.max_cvss),
-    registry_status: row.registry_status as AuditRow["registry_status"],
-    registry_version: row.registry_version as string | null,
-    license_raw: row.license_raw as string | null,
-    reason: String(row.reason ?? ""),
-    data: row.data ? JSON.parse(String(row.data)) : null,
-    exceptions_applied: JSON.parse(String(row.exceptions_applied ?? "[]")),
-  };
-}
 
 const AUDIT_INSERT = `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
   VALUES (${AUDIT_INSERT_COLUMNS.map(() => "?").join(", ")})`;
@@ -88,7 +63,7 @@ export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore 
         const rows = db
           .prepare(`SELECT * FROM audit_log ${where.sql} ORDER BY ts DESC, id DESC LIMIT ?`)
           .all(...where.params, limit) as Row[];
-        return rows.map(toAuditRow);
+        return rows.map((r) => auditRowFrom(r, SQLITE_COLUMNS));
       }),
     group: (filter, by) =>
       Promise.resolve().then(() => {
@@ -127,7 +102,7 @@ export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore 
           `SELECT * FROM audit_log WHERE package = ? AND verdict = 'CVE_ALERT'
            ORDER BY ts DESC, id DESC LIMIT 1`,
         ).get(pkg) as Row | undefined;
-        return row ? toAuditRow(row) : undefined;
+        return row ? auditRowFrom(row, SQLITE_COLUMNS) : undefined;
       }),
   };
 }
