@@ -16,6 +16,18 @@ export interface ComposeOptions {
   image: string;
 }
 
+/** The Redis service (the shared lookup cache) of both compose stacks. */
+export const REDIS_SERVICE = `  redis:
+    image: redis:7-alpine
+    command: ["redis-server", "--save", "", "--appendonly", "no", "--maxmemory", "256mb", "--maxmemory-policy", "allkeys-lru"]
+    healthcheck:
+      test: ["CMD", "redis-cli", "ping"]
+      interval: 10s
+      timeout: 3s
+      retries: 5
+    restart: unless-stopped
+`;
+
 /** Renders compose.yaml. */
 export function composeYaml(options: ComposeOptions): string {
   return `# policyd container stack, written by \`policyd init\`.
@@ -50,16 +62,7 @@ services:
         condition: service_healthy
     restart: unless-stopped
 
-  redis:
-    image: redis:7-alpine
-    command: ["redis-server", "--save", "", "--appendonly", "no", "--maxmemory", "256mb", "--maxmemory-policy", "allkeys-lru"]
-    healthcheck:
-      test: ["CMD", "redis-cli", "ping"]
-      interval: 10s
-      timeout: 3s
-      retries: 5
-    restart: unless-stopped
-
+${REDIS_SERVICE}
 volumes:
   policyd-data:
 `;

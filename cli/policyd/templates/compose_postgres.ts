@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ComposeOptions } from "./compose.ts";
+import { type ComposeOptions, REDIS_SERVICE } from "./compose.ts";
 
 /** Renders compose.yaml of the multi-instance stack. */
 export function composePostgresYaml(options: ComposeOptions): string {
@@ -86,16 +86,7 @@ services:
       retries: 10
     restart: unless-stopped
 
-  redis:
-    image: redis:7-alpine
-    command: ["redis-server", "--save", "", "--appendonly", "no", "--maxmemory", "256mb", "--maxmemory-policy", "allkeys-lru"]
-    healthcheck:
-      test: ["CMD", "redis-cli", "ping"]
-      interval: 10s
-      timeout: 3s
-      retries: 5
-    restart: unless-stopped
-
+${REDIS_SERVICE}
 volumes:
   policyd-postgres:
 `;
