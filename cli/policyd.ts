@@ -5,6 +5,7 @@
  * @module
  */
 import { run } from "./policyd/program.ts";
+import { flushLogLines } from "../src/log/logger.ts";
 
 if (import.meta.main) {
   const encoder = new TextEncoder();
@@ -14,9 +15,13 @@ if (import.meta.main) {
   });
   const code = await run(Deno.args, {
     stdout: (text) => Deno.stdout.writeSync(encoder.encode(text)),
-    stderr: (text) => Deno.stderr.writeSync(encoder.encode(text)),
+    stderr: (text) => {
+      flushLogLines(); // log lines first, in the order they were written
+      Deno.stderr.writeSync(encoder.encode(text));
+    },
     env: Deno.env.toObject(),
     stopSignal,
   });
+  flushLogLines();
   Deno.exit(code);
 }

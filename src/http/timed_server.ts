@@ -105,7 +105,11 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
     // Deno.serveHttp is the runtime's per-connection HTTP server; Deno.serve offers no time-outs.
     const http = serveHttp(conn);
     const remoteAddr = conn.remoteAddr as Deno.NetAddr;
+    // One timer per connection, re-armed only when it fires early: a request
+    // just moves the deadline (a clock read), it never sets or clears a timer.
+    let deadline = Infinity;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let timerAt = Infinity;
     let closed = false;
     const close = () => {
       clearTimeout(timer);
@@ -115,9 +119,26 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
         http.close();
       } catch { /* already closed by the peer */ }
     };
-    const arm = (ms: number) => {
+    const schedule = (at: number) => {
       clearTimeout(timer);
-      if (ms > 0) timer = setTimeout(close, ms);
+      timerAt = at;
+      timer = setTimeout(expire, Math.max(0, at - Date.now()));
+    };
+    function expire() {
+      timer = undefined;
+      timerAt = Infinity;
+      if (deadline === Infinity) return; // a request is being answered; re-armed after it
+      if (Date.now() >= deadline) close();
+      else schedule(deadline);
+    }
+    /** Closes the connection `ms` from now unless a request starts first; 0 = never. */
+    const arm = (ms: number) => {
+      if (ms <= 0) {
+        deadline = Infinity;
+        return;
+      }
+      deadline = Date.now() + ms;
+      if (timerAt > deadline || timer === undefined) schedule(deadline);
     };
     const connection: Connection = {
       busy: false,
@@ -129,7 +150,7 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
       try {
         while (!closed) {
           const event = await http.nextRequest();
-          clearTimeout(timer);
+          deadline = Infinity;
           if (event === null) break;
           connection.busy = true;
           let response: Response;

@@ -107,3 +107,50 @@ Deno.test("shutdown stops accepting and lets the in-flight request finish", asyn
   await stopping;
   await server.finished;
 });
+
+/** Sends one keep-alive GET on `conn` and reads its whole (small) response. */
+async function roundTrip(conn: Deno.Conn, path: string): Promise<string> {
+  await conn.write(encoder.encode(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+  const buffer = new Uint8Array(4096);
+  const n = await conn.read(buffer);
+  return new TextDecoder().decode(buffer.subarray(0, n ?? 0));
+}
+
+Deno.test("a keep-alive connection in use past the idle time-out stays open", async () => {
+  const server = serveWithTimeouts(
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 150, idleTimeoutMs: 150 },
+    () => new Response("ok"),
+  );
+  try {
+    const conn = await connect(server.addr.port);
+    // Six requests 60 ms apart span 360 ms, more than twice the idle time-out:
+    // each one moves the deadline, so none finds the connection closed.
+    for (let i = 0; i < 6; i++) {
+      assert.match(await roundTrip(conn, `/${i}`), /^HTTP\/1\.1 200/);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    assert.equal(await closedWithin(conn, 5_000), "closed");
+    conn.close();
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("a request answered slower than the idle time-out is not cut off", async () => {
+  const server = serveWithTimeouts(
+    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 100, idleTimeoutMs: 100 },
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      return new Response("slow but answered");
+    },
+  );
+  try {
+    const conn = await connect(server.addr.port);
+    const answer = await roundTrip(conn, "/slow");
+    assert.match(answer, /^HTTP\/1\.1 200/);
+    assert.match(answer, /slow but answered/);
+    conn.close();
+  } finally {
+    await server.shutdown();
+  }
+});

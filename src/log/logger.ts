@@ -29,14 +29,99 @@ export type LogSink = (line: string) => void;
 
 const encoder = new TextEncoder();
 
-/** Writes a line to stderr synchronously, so lines from concurrent requests never interleave. */
-export const stderrSink: LogSink = (line) => {
+/** stderr lines not yet written: the lines of the current turn of the event loop. */
+let pendingLines: string[] = [];
+let flushQueued = false;
+
+function writeAll(bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
+}
+
+/**
+ * Writes the buffered stderr lines now. Called at the end of every turn, on
+ * `unload`, on an uncaught error, and by the command line before it exits
+ * or writes to stderr itself, so no line is lost or reordered.
+ */
+export function flushLogLines(): void {
+  flushQueued = false;
+  if (pendingLines.length === 0) return;
+  const text = pendingLines.join("\n") + "\n";
+  pendingLines = [];
   try {
-    Deno.stderr.writeSync(encoder.encode(line + "\n"));
+    writeAll(encoder.encode(text));
   } catch {
     // stderr closed: nothing sensible to do.
   }
+}
+
+let exitHooksInstalled = false;
+function installExitHooks(): void {
+  exitHooksInstalled = true;
+  // Without preventDefault: the runtime still reports the error and exits.
+  for (const event of ["unload", "error", "unhandledrejection"]) {
+    globalThis.addEventListener(event, flushLogLines);
+  }
+}
+
+/**
+ * Writes lines to stderr, one write per turn of the event loop: a busy
+ * server logs one access line per request, and a `write` system call per
+ * line was a measurable share of the evaluate path (docs/performance.md).
+ * Lines keep their order, and lines from concurrent requests never
+ * interleave. Call {@link flushLogLines} before `Deno.exit`.
+ */
+export const stderrSink: LogSink = (line) => {
+  pendingLines.push(line);
+  if (flushQueued) return;
+  flushQueued = true;
+  if (!exitHooksInstalled) installExitHooks();
+  setTimeout(flushLogLines, 0);
 };
+
+/** Writes a line to stderr at once (warnings and errors: never held back). */
+export const stderrSinkNow: LogSink = (line) => {
+  pendingLines.push(line);
+  flushLogLines();
+};
+
+/** The JSON logger: a class, so a per-request `child()` is one small object, not six closures. */
+class JsonLogger implements Logger {
+  constructor(
+    private readonly level: LogLevel,
+    private readonly sink: LogSink,
+    private readonly base: Record<string, unknown>,
+  ) {}
+
+  private emit(lvl: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER[lvl] < ORDER[this.level]) return;
+    const line = { ts: new Date().toISOString(), level: lvl, msg, ...this.base, ...fields };
+    // Credentials in URLs never reach the log, whoever wrote the field.
+    const text = JSON.stringify(redactValue(line));
+    // The buffered stderr sink holds debug and info lines until the end of the turn.
+    if (this.sink === stderrSink && ORDER[lvl] >= ORDER.warn) stderrSinkNow(text);
+    else this.sink(text);
+  }
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    this.emit("debug", msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.emit("info", msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.emit("warn", msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.emit("error", msg, fields);
+  }
+  enabled(lvl: LogLevel): boolean {
+    return ORDER[lvl] >= ORDER[this.level];
+  }
+  child(fields: Record<string, unknown>): Logger {
+    return new JsonLogger(this.level, this.sink, { ...this.base, ...fields });
+  }
+}
 
 /**
  * Creates a JSON logger.
@@ -54,20 +139,7 @@ export function createLogger(
   sink: LogSink = stderrSink,
   base: Record<string, unknown> = {},
 ): Logger {
-  const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (ORDER[lvl] < ORDER[level]) return;
-    const line = { ts: new Date().toISOString(), level: lvl, msg, ...base, ...fields };
-    // Credentials in URLs never reach the log, whoever wrote the field.
-    sink(JSON.stringify(redactValue(line)));
-  };
-  return {
-    debug: (m, f) => emit("debug", m, f),
-    info: (m, f) => emit("info", m, f),
-    warn: (m, f) => emit("warn", m, f),
-    error: (m, f) => emit("error", m, f),
-    enabled: (lvl) => ORDER[lvl] >= ORDER[level],
-    child: (fields) => createLogger(level, sink, { ...base, ...fields }),
-  };
+  return new JsonLogger(level, sink, base);
 }
 
 /** A logger that drops everything (tests that do not look at logs). */

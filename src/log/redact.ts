@@ -22,7 +22,11 @@ const SECRET_PARAMS =
  * ```
  */
 export function redact(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
-  let out = text.replace(USERINFO, "$1***@").replace(SECRET_PARAMS, "$1***");
+  // A URL's user-info needs "://" and a secret parameter needs "=": most log
+  // strings (paths, ids, messages) have neither and skip both expressions.
+  let out = text.includes("://") || text.includes("=")
+    ? text.replace(USERINFO, "$1***@").replace(SECRET_PARAMS, "$1***")
+    : text;
   for (const secret of secrets) {
     if (secret && secret.length >= 4) out = out.split(secret).join("[REDACTED]");
   }

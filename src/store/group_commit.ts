@@ -44,6 +44,13 @@ function scheduleFlush(flush: () => void): void {
 export interface GroupCommitOptions {
   /** Most items one batch takes (default 256); that many pending items commit at once. */
   maxBatch?: number;
+  /**
+   * Hand each batch to `commit` as soon as it is cut, without waiting for
+   * the previous one (default false). For a `commit` that queues batches
+   * and writes them in order elsewhere (the SQLite writer thread): the event
+   * loop keeps answering while earlier batches commit.
+   */
+  pipelined?: boolean;
 }
 
 /**
@@ -61,6 +68,7 @@ export function createGroupCommit<T, R>(
   options: GroupCommitOptions = {},
 ): GroupCommit<T, R> {
   const maxBatch = options.maxBatch ?? 256;
+  const pipelined = options.pipelined ?? false;
   let pending: Array<Waiting<T, R>> = [];
   let scheduled = false;
   let inFlight: Promise<void> = Promise.resolve();
@@ -70,7 +78,7 @@ export function createGroupCommit<T, R>(
     const batch = pending;
     pending = [];
     if (batch.length === 0) return inFlight;
-    const run = inFlight.then(async () => {
+    const settle = async () => {
       let results: R[];
       try {
         results = await commit(batch.map((waiting) => waiting.item));
@@ -79,9 +87,9 @@ export function createGroupCommit<T, R>(
         return;
       }
       batch.forEach((waiting, i) => waiting.resolve(results[i]));
-    });
-    inFlight = run;
-    return run;
+    };
+    inFlight = pipelined ? Promise.all([inFlight, settle()]).then(() => {}) : inFlight.then(settle);
+    return inFlight;
   };
 
   return {

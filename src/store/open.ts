@@ -26,12 +26,17 @@ export interface OpenedBackend {
  * ```
  */
 export async function openStore(
-  options: Pick<StoreOptions, "dbPath" | "databaseUrl">,
+  options:
+    & Pick<StoreOptions, "dbPath" | "databaseUrl">
+    & Partial<Pick<StoreOptions, "auditWriter">>,
   clock: { now?: () => Date } = {},
 ): Promise<OpenedBackend> {
   if (options.databaseUrl) {
     const postgres = await openPostgresStore(options.databaseUrl, clock);
     return { store: postgres, postgres };
   }
-  return { store: openSqliteStore(options.dbPath, clock), postgres: null };
+  return {
+    store: openSqliteStore(options.dbPath, { ...clock, auditWriter: options.auditWriter }),
+    postgres: null,
+  };
 }

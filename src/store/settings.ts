@@ -16,6 +16,11 @@ export interface StoreOptions {
   databaseUrl: string | null;
   /** `INSTANCE_ID`; null means `<hostname>:<pid>`. */
   instanceId: string | null;
+  /**
+   * `AUDIT_WRITER`: where SQLite commits audit rows — `thread` (a dedicated
+   * writer thread, the default) or `inline` (on the event loop).
+   */
+  auditWriter: "thread" | "inline";
 }
 
 /** The `store` area. */
@@ -31,10 +36,12 @@ export const storeArea = defineArea({
       })
       .optional(),
     INSTANCE_ID: z.string().min(1).max(200).optional(),
+    AUDIT_WRITER: z.enum(["thread", "inline"]).default("thread"),
   },
   options: (v): StoreOptions => ({
     dbPath: v.POLICY_DB_PATH,
     databaseUrl: v.DATABASE_URL ?? null,
     instanceId: v.INSTANCE_ID ?? null,
+    auditWriter: v.AUDIT_WRITER,
   }),
 });

@@ -7,6 +7,7 @@
  * @module
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { createInlineAuditWriter, createThreadedAuditWriter } from "./audit_writer.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { createSqliteApprovalStore } from "./sqlite_approvals.ts";
 import { createSqliteAuditStore } from "./sqlite_audit.ts";
@@ -22,6 +23,11 @@ export interface SqliteStoreOptions {
    * pending rows commit at once instead of waiting for the next turn.
    */
   maxBatchRows?: number;
+  /**
+   * Where audit rows are committed: `thread` (default; a writer thread with
+   * its own connection) or `inline`. An in-memory database is always inline.
+   */
+  auditWriter?: "thread" | "inline";
 }
 
 function migrate(db: DatabaseSync, inTransaction: Transaction): void {
@@ -63,9 +69,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const inTransaction = createTransaction(db);
   migrate(db, inTransaction);
   let closed = false;
+  const inMemory = path === ":memory:" || path === "" || path.startsWith("file::memory:");
+  const writer = inMemory || options.auditWriter === "inline"
+    ? createInlineAuditWriter(db, inTransaction)
+    : createThreadedAuditWriter(path);
   const audit = createSqliteAuditStore({
     db,
-    inTransaction,
+    writer,
     now,
     isClosed: () => closed,
     maxBatchRows: options.maxBatchRows,
@@ -85,6 +95,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       }),
     close: async () => {
       await audit.queue.drain();
+      await writer.close();
       if (!closed) {
         closed = true;
         db.close();

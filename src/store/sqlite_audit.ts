@@ -4,11 +4,9 @@
  * @module
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { AuditWriter } from "./audit_writer.ts";
 import { createGroupCommit, type GroupCommit } from "./group_commit.ts";
-import type { Transaction } from "./sqlite_transaction.ts";
 import {
-  AUDIT_INSERT_COLUMNS,
-  auditInsertValues,
   auditWhere,
   groupColumns,
   SQLITE_DIALECT,
@@ -22,9 +20,6 @@ const GROUP_COLUMNS = groupColumns(SQLITE_DIALECT);
 
 type Row = Record<string, SQLInputValue>;
 
-const AUDIT_INSERT = `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
-  VALUES (${AUDIT_INSERT_COLUMNS.map(() => "?").join(", ")})`;
-
 /** The SQLite audit store and its group-commit queue (drained on close). */
 export interface SqliteAuditStore extends AuditStore {
   readonly queue: GroupCommit<NewAuditRow, AuditRow>;
@@ -32,9 +27,10 @@ export interface SqliteAuditStore extends AuditStore {
 
 /** What the SQLite audit store runs on. */
 export interface SqliteAuditDeps {
-  /** An open, migrated database. */
+  /** An open, migrated database (reads). */
   db: DatabaseSync;
-  inTransaction: Transaction;
+  /** Where inserts go: a writer thread, or the connection above for `:memory:`. */
+  writer: AuditWriter;
   now: () => Date;
   isClosed: () => boolean;
   /** Most rows of one group commit (default 256). */
@@ -43,20 +39,22 @@ export interface SqliteAuditDeps {
 
 /** Creates the audit store. */
 export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore {
-  const { db, inTransaction, now, isClosed } = deps;
-  const insertAudit = db.prepare(AUDIT_INSERT);
-  const insertOne = (row: NewAuditRow): AuditRow => {
-    const ts = now().toISOString();
-    const result = insertAudit.run(...auditInsertValues(row, ts));
-    return storedAuditRow(row, Number(result.lastInsertRowid), ts);
+  const { db, writer, now, isClosed } = deps;
+  // Timestamps come from this thread's clock (injectable), taken when the row is submitted.
+  const insertAll = async (rows: NewAuditRow[]): Promise<AuditRow[]> => {
+    const timed = rows.map((row) => [now().toISOString(), row] as [string, NewAuditRow]);
+    const ids = await writer.write(timed);
+    return timed.map(([ts, row], i) => storedAuditRow(row, ids[i], ts));
   };
-  const insertAll = (rows: NewAuditRow[]) => inTransaction(() => rows.map(insertOne));
-  const queue = createGroupCommit(insertAll, { maxBatch: deps.maxBatchRows });
+  const queue = createGroupCommit(insertAll, {
+    maxBatch: deps.maxBatchRows,
+    pipelined: writer.pipelined,
+  });
 
   return {
     queue,
     insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
-    insertMany: (rows) => Promise.resolve().then(() => insertAll(rows)),
+    insertMany: (rows) => insertAll(rows),
     list: (filter, limit) =>
       Promise.resolve().then(() => {
         const where = auditWhere(filter, SQLITE_DIALECT);

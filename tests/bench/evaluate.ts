@@ -19,6 +19,11 @@
  *        BENCH_CPU_PROF=DIR (write policyd's V8 CPU profile to DIR, `deno run --cpu-prof`),
  *        BENCH_ONLY=evaluate (measure only policyd, e.g. while profiling)
  *
+ * Next to requests per second it prints each server's CPU time per answered
+ * request (user + system of the whole process, every thread, read from
+ * `/proc/PID/stat` around each round; Linux only): throughput ratios swing
+ * with whatever else runs on the machine, CPU per request much less.
+ *
  * @module
  */
 import { join } from "node:path";
@@ -93,9 +98,26 @@ interface WrkResult {
   rps: number;
   requests: number;
   errors: number;
+  /** CPU time of the server process per answered request, µs (null off Linux). */
+  cpuPerRequestUs: number | null;
 }
 
-async function wrk(url: string): Promise<WrkResult> {
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU seconds of process `pid` so far, every thread included; null off Linux. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // Fields after the command name (which may contain spaces) start at ") ".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+async function wrk(url: string, pid: number): Promise<WrkResult> {
+  const cpuBefore = processCpuSeconds(pid);
   const out = await new Deno.Command(WRK, {
     args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
     stdout: "piped",
@@ -109,7 +131,11 @@ async function wrk(url: string): Promise<WrkResult> {
   const socket = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
   const errors = non2xx + (socket ? socket.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0);
   if (!Number.isFinite(rps)) throw new Error(`cannot read wrk output:\n${text}`);
-  return { rps, requests, errors };
+  const cpuAfter = processCpuSeconds(pid);
+  const cpuPerRequestUs = cpuBefore === null || cpuAfter === null || requests === 0
+    ? null
+    : (cpuAfter - cpuBefore) * 1e6 / requests;
+  return { rps, requests, errors, cpuPerRequestUs };
 }
 
 async function warm(url: string, times: number): Promise<void> {
@@ -161,6 +187,9 @@ try {
         OSV_API_URL: upstream.url,
         PYPI_URL: upstream.url,
         LOG_LEVEL,
+        ...(Deno.env.get("BENCH_AUDIT_WRITER")
+          ? { AUDIT_WRITER: Deno.env.get("BENCH_AUDIT_WRITER")! }
+          : {}),
       },
       "/api/v1/evaluate?package=requests&version=2.32.3",
     ),
@@ -173,34 +202,56 @@ try {
     `evaluate benchmark: wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} alternating rounds, ` +
       `${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno}, policyd LOG_LEVEL=${LOG_LEVEL}`,
   );
-  console.log("round   bare req/s   insert req/s   evaluate req/s   insert/bare   evaluate/bare");
+  const names = targets.map((t) => t.name).filter((name) => !ONLY || name === ONLY);
+  console.log(
+    `round  ${names.map((n) => `${n} req/s`.padStart(16)).join("")}` +
+      `${names.map((n) => `${n} CPU µs/req`.padStart(20)).join("")}` +
+      (ONLY ? "" : "   insert/bare   evaluate/bare"),
+  );
   const ratios = { insert: [] as number[], evaluate: [] as number[] };
+  const cpu: Record<string, number[]> = {};
   let answeredEvaluations = WARM;
   let errors = 0;
   for (let round = 1; round <= ROUNDS; round++) {
     const rps: Record<string, number> = {};
+    const cpuUs: Record<string, number | null> = {};
     for (const target of targets) {
       if (ONLY && target.name !== ONLY) continue;
-      const result = await wrk(target.url);
+      const result = await wrk(target.url, target.process.pid);
       rps[target.name] = result.rps;
+      cpuUs[target.name] = result.cpuPerRequestUs;
+      if (result.cpuPerRequestUs !== null) {
+        (cpu[target.name] ??= []).push(result.cpuPerRequestUs);
+      }
       errors += result.errors;
       if (target.name === "evaluate") answeredEvaluations += result.requests;
     }
-    ratios.insert.push(rps.insert / rps.bare);
-    ratios.evaluate.push(rps.evaluate / rps.bare);
+    let line = `${String(round).padStart(5)}  ${
+      names.map((n) => rps[n].toFixed(0).padStart(16)).join("")
+    }${names.map((n) => (cpuUs[n]?.toFixed(1) ?? "n/a").padStart(20)).join("")}`;
+    if (!ONLY) {
+      ratios.insert.push(rps.insert / rps.bare);
+      ratios.evaluate.push(rps.evaluate / rps.bare);
+      line += `${(rps.insert / rps.bare).toFixed(2).padStart(14)}${
+        (rps.evaluate / rps.bare).toFixed(2).padStart(16)
+      }`;
+    }
+    console.log(line);
+  }
+  if (!ONLY) {
     console.log(
-      `${String(round).padStart(5)}   ${rps.bare.toFixed(0).padStart(10)}   ${
-        rps.insert.toFixed(0).padStart(12)
-      }   ${rps.evaluate.toFixed(0).padStart(14)}   ${
-        (rps.insert / rps.bare).toFixed(2).padStart(11)
-      }   ${(rps.evaluate / rps.bare).toFixed(2).padStart(13)}`,
+      `median  insert/bare ${median(ratios.insert).toFixed(2)}   evaluate/bare ${
+        median(ratios.evaluate).toFixed(2)
+      }   (goal: evaluate ≥ 0.40 × bare)`,
     );
   }
-  console.log(
-    `median  insert/bare ${median(ratios.insert).toFixed(2)}   evaluate/bare ${
-      median(ratios.evaluate).toFixed(2)
-    }   (goal: evaluate ≥ 0.40 × bare)`,
-  );
+  if (cpu.evaluate && cpu.bare) {
+    console.log(
+      `median CPU per request: ${
+        names.map((n) => `${n} ${median(cpu[n]).toFixed(1)} µs`).join(", ")
+      }; evaluate costs ${(median(cpu.evaluate) / median(cpu.bare)).toFixed(1)} × a bare request`,
+    );
+  }
 
   // Stop policyd (graceful: the SIGTERM path commits what is pending), then count its rows.
   const policyd = targets.pop()!;

@@ -38,6 +38,12 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         meaning: "name of this instance in /health and scanner records; unset = <hostname>:<pid>",
       },
       {
+        name: "AUDIT_WRITER",
+        default: "thread",
+        meaning:
+          "thread | inline: where SQLite commits audit rows (a writer thread, or the event loop)",
+      },
+      {
         name: "POLICY_PROJECT_NAME",
         default: "policyd",
         meaning: "the server's own project name (scanner rows)",
