@@ -1,13 +1,15 @@
 /**
- * Where SQLite audit rows are written. A file-backed store writes them on a
+ * Where SQLite audit rows are written (`AUDIT_WRITER`). By default inline,
+ * on the event loop through the store's own connection. With `thread`, on a
  * dedicated thread (`audit_writer_worker.ts`) with its own connection, so
- * the inserts and the `COMMIT` of a group commit (a third of the evaluate
- * path's CPU when done inline, docs/performance.md) run beside the event
- * loop instead of on it. Each batch is still one transaction, and its
- * promise resolves only after that transaction has committed: "committed
- * before the response" holds exactly as with inline writes. An in-memory
- * database (`:memory:`) cannot be shared with another thread and is written
- * inline.
+ * the inserts and the `COMMIT` of each group commit run beside the event
+ * loop: less work on the loop per request, but more CPU in all (each batch
+ * is serialised to the thread and the thread is woken), which pays only
+ * where cores are idle (measured in docs/performance.md). Either way each
+ * batch is one transaction and its promise resolves only after that
+ * transaction has committed, so "committed before the response" holds. An
+ * in-memory database (`:memory:`) cannot be shared with another thread and
+ * is always written inline.
  *
  * @module
  */

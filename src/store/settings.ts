@@ -17,10 +17,10 @@ export interface StoreOptions {
   /** `INSTANCE_ID`; null means `<hostname>:<pid>`. */
   instanceId: string | null;
   /**
-   * `AUDIT_WRITER`: where SQLite commits audit rows — `thread` (a dedicated
-   * writer thread, the default) or `inline` (on the event loop).
+   * `AUDIT_WRITER`: where SQLite commits audit rows — `inline` (on the event
+   * loop, the default) or `thread` (a dedicated writer thread).
    */
-  auditWriter: "thread" | "inline";
+  auditWriter: "inline" | "thread";
 }
 
 /** The `store` area. */
@@ -36,7 +36,7 @@ export const storeArea = defineArea({
       })
       .optional(),
     INSTANCE_ID: z.string().min(1).max(200).optional(),
-    AUDIT_WRITER: z.enum(["thread", "inline"]).default("thread"),
+    AUDIT_WRITER: z.enum(["inline", "thread"]).default("inline"),
   },
   options: (v): StoreOptions => ({
     dbPath: v.POLICY_DB_PATH,

@@ -24,10 +24,10 @@ export interface SqliteStoreOptions {
    */
   maxBatchRows?: number;
   /**
-   * Where audit rows are committed: `thread` (default; a writer thread with
-   * its own connection) or `inline`. An in-memory database is always inline.
+   * Where audit rows are committed: `inline` (default) or `thread` (a writer
+   * thread with its own connection; an in-memory database is always inline).
    */
-  auditWriter?: "thread" | "inline";
+  auditWriter?: "inline" | "thread";
 }
 
 function migrate(db: DatabaseSync, inTransaction: Transaction): void {
@@ -70,9 +70,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   migrate(db, inTransaction);
   let closed = false;
   const inMemory = path === ":memory:" || path === "" || path.startsWith("file::memory:");
-  const writer = inMemory || options.auditWriter === "inline"
-    ? createInlineAuditWriter(db, inTransaction)
-    : createThreadedAuditWriter(path);
+  const writer = options.auditWriter === "thread" && !inMemory
+    ? createThreadedAuditWriter(path)
+    : createInlineAuditWriter(db, inTransaction);
   const audit = createSqliteAuditStore({
     db,
     writer,

@@ -4,19 +4,21 @@ import { openSqliteStore } from "./sqlite.ts";
 import { storeContract } from "./contract_test_suite.ts";
 import { auditCount, queryDb } from "../../tests/helpers/db.ts";
 
-storeContract("sqlite", async ({ now }) => {
-  const dir = await Deno.makeTempDir();
-  const path = join(dir, "contract.db");
-  const store = openSqliteStore(path, { now });
-  return {
-    store,
-    committedAuditRows: () => Promise.resolve(auditCount(path)),
-    dispose: async () => {
-      await store.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-});
+for (const auditWriter of ["inline", "thread"] as const) {
+  storeContract(auditWriter === "inline" ? "sqlite" : "sqlite, writer thread", async ({ now }) => {
+    const dir = await Deno.makeTempDir();
+    const path = join(dir, "contract.db");
+    const store = openSqliteStore(path, { now, auditWriter });
+    return {
+      store,
+      committedAuditRows: () => Promise.resolve(auditCount(path)),
+      dispose: async () => {
+        await store.close();
+        await Deno.remove(dir, { recursive: true });
+      },
+    };
+  });
+}
 
 Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migrations", async () => {
   const dir = await Deno.makeTempDir();

@@ -39,9 +39,9 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
       },
       {
         name: "AUDIT_WRITER",
-        default: "thread",
+        default: "inline",
         meaning:
-          "thread | inline: where SQLite commits audit rows (a writer thread, or the event loop)",
+          "inline | thread: where SQLite commits audit rows (on the event loop, or a writer thread for hosts with idle cores)",
       },
       {
         name: "POLICY_PROJECT_NAME",
