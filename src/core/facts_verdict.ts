@@ -78,6 +78,34 @@ export function releaseAgeDays(releasedAt: string | null | undefined, now: Date)
   return Number.isNaN(ms) ? null : Math.max(0, Math.floor((now.getTime() - ms) / DAY_MS));
 }
 
+/**
+ * Until when (ms since the epoch) {@link factsVerdict} decides the same for
+ * the same request, snapshot and facts: the clock enters a decision only
+ * through the UTC day (which exceptions are live) and the whole days since
+ * the release's upload (the release cooldown and its reason text).
+ *
+ * @example
+ * ```ts
+ * import { decisionStableUntil } from "./facts_verdict.ts";
+ * const now = new Date("2026-11-24T20:00:00Z");
+ * const license = { status: "ok" as const, license: "MIT", license_raw: "MIT", latest_version: "1.0", released_at: "2026-11-20T21:30:00Z" };
+ * const facts = { vulnerabilities: null, license };
+ * new Date(decisionStableUntil(facts, now)).toISOString(); // "2026-11-24T21:30:00.000Z"
+ * ```
+ */
+export function decisionStableUntil(facts: EvaluationFacts, now: Date): number {
+  const t = now.getTime();
+  let until = (Math.floor(t / DAY_MS) + 1) * DAY_MS; // the next UTC midnight
+  const released = facts.license?.status === "ok" ? facts.license.released_at : null;
+  const ms = released ? Date.parse(released) : NaN;
+  if (!Number.isNaN(ms)) {
+    // releaseAgeDays() counts whole days since `ms` (0 before it): the next step.
+    const nextStep = t < ms ? ms + DAY_MS : ms + (Math.floor((t - ms) / DAY_MS) + 1) * DAY_MS;
+    until = Math.min(until, nextStep);
+  }
+  return until;
+}
+
 /** Which license ids of an expression an exception list accepts (ids compared case-insensitively). */
 function idsIn(license: string, ids: string[]): string[] {
   const tokens = new Set(license.split(/[\s()]+/).map((t) => t.replace(/\+$/, "").toUpperCase()));

@@ -6,7 +6,14 @@
  * @module
  */
 import { factsVerdict, registryVerdict } from "../core/evaluate.ts";
-import type { Decision, Evaluation, EvaluationRequest, RegistrySnapshot } from "../core/types.ts";
+import { decisionStableUntil } from "../core/facts_verdict.ts";
+import type {
+  Decision,
+  Evaluation,
+  EvaluationFacts,
+  EvaluationRequest,
+  RegistrySnapshot,
+} from "../core/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import { withDeadline } from "../lookups/deadline.ts";
@@ -41,6 +48,25 @@ export interface EvaluationService {
 }
 
 const BATCH_CONCURRENCY = 16;
+
+/** Most decisions remembered per registry snapshot; the memory starts over when full. */
+const REMEMBERED_PER_SNAPSHOT = 10_000;
+
+/** A decision and what it was decided from (see `createEvaluationService`). */
+interface Remembered {
+  facts: EvaluationFacts;
+  decision: Decision;
+  /** The decision holds until this time (ms): `decisionStableUntil`. */
+  until: number;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
 
 /** Builds the audit row of a decision. */
 export function auditRowOf(
@@ -86,6 +112,39 @@ export function auditRowOf(
  */
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
   const now = deps.now ?? (() => new Date());
+  // The core is pure: the same request, snapshot and facts give the same
+  // decision until its clock inputs change. Facts served from the in-process
+  // cache are the same read-only objects on every hit, so a repeated
+  // evaluation reuses the decision instead of deciding again. Facts fetched
+  // or read from Redis are new objects each time and are never remembered.
+  const remembered = new WeakMap<RegistrySnapshot, Map<string, Remembered>>();
+  const decideFromFacts = (
+    request: EvaluationRequest,
+    snapshot: RegistrySnapshot,
+    facts: EvaluationFacts,
+  ): Decision => {
+    const at = now();
+    const key = `${request.name}\u0000${request.version ?? ""}`;
+    let memory = remembered.get(snapshot);
+    const hit = memory?.get(key);
+    if (
+      hit && hit.facts.vulnerabilities === facts.vulnerabilities &&
+      hit.facts.license === facts.license && at.getTime() < hit.until
+    ) {
+      return hit.decision;
+    }
+    const decision = factsVerdict(request, snapshot, facts, at);
+    if (!Object.isFrozen(facts.vulnerabilities) || !Object.isFrozen(facts.license)) return decision;
+    if (!memory || memory.size >= REMEMBERED_PER_SNAPSHOT) {
+      remembered.set(snapshot, memory = new Map());
+    }
+    memory.set(key, {
+      facts,
+      decision: deepFreeze(decision),
+      until: decisionStableUntil(facts, at),
+    });
+    return decision;
+  };
   async function decide(
     request: EvaluationRequest,
     snapshot: RegistrySnapshot,
@@ -98,7 +157,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       sources.vulnerabilities.query(request.name, request.version),
       sources.licenses.lookup(request.name, request.version),
     ]);
-    return factsVerdict(request, snapshot, { vulnerabilities, license }, now());
+    return decideFromFacts(request, snapshot, { vulnerabilities, license });
   }
 
   return {

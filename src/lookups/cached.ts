@@ -64,10 +64,23 @@ function cachedLookup<Facts extends VulnerabilityFacts | LicenseFacts>(
   cache: Cache,
   ttlSeconds: number,
 ): Lookup<Facts> {
+  // One read-only "cached" view per stored value: a hit of the in-process
+  // cache (a frozen value, the same until it expires) answers the same object
+  // each time, which lets the evaluation service recognise facts it has
+  // already decided on (src/evaluation/service.ts).
+  const views = new WeakMap<Facts, Facts>();
   return async (name, version) => {
     const key = keyOf(name, version);
     const hit = await cache.get<Facts>(key);
-    if (hit !== undefined && hit.status === "ok") return { ...hit, cached: true };
+    if (hit !== undefined && hit.status === "ok") {
+      if (!Object.isFrozen(hit)) return { ...hit, cached: true };
+      let view = views.get(hit);
+      if (view === undefined) {
+        view = Object.freeze({ ...hit, cached: true }) as Facts;
+        views.set(hit, view);
+      }
+      return view;
+    }
     const facts = await lookup(name, version);
     if (facts.status === "ok") await cache.set(key, { ...facts, cached: undefined }, ttlSeconds);
     return facts;

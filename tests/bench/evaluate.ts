@@ -17,7 +17,9 @@
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (32),
  *        BENCH_THREADS (2), BENCH_LOG_LEVEL (policyd's LOG_LEVEL, default info),
  *        BENCH_CPU_PROF=DIR (write policyd's V8 CPU profile to DIR, `deno run --cpu-prof`),
- *        BENCH_ONLY=evaluate (measure only policyd, e.g. while profiling)
+ *        BENCH_ONLY=evaluate (measure only policyd, e.g. while profiling),
+ *        BENCH_COMPARE_REPO=DIR (also run `policyd serve` from the checkout DIR as
+ *          target `compare`, in the same alternating rounds: an A/B of a change)
  *
  * Next to requests per second it prints each server's CPU time per answered
  * request (user + system of the whole process, every thread, read from
@@ -49,6 +51,7 @@ const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
 const WRK = Deno.env.get("BENCH_WRK") ?? "wrk";
 const CPU_PROF = Deno.env.get("BENCH_CPU_PROF");
 const ONLY = Deno.env.get("BENCH_ONLY");
+const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
 
 /** A server process under test. */
 interface Target {
@@ -63,10 +66,11 @@ async function spawnServer(
   args: string[],
   env: Record<string, string>,
   path: string,
+  cwd = REPO,
 ): Promise<Target> {
   const process = new Deno.Command(Deno.execPath(), {
     args,
-    cwd: REPO,
+    cwd,
     env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
     clearEnv: true,
     stdout: "piped",
@@ -152,6 +156,38 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** `policyd serve` from the checkout `repo`, auditing into `db`. */
+function spawnPolicyd(name: string, repo: string, db: string): Promise<Target> {
+  return spawnServer(
+    name,
+    [
+      "run",
+      "-A",
+      ...(CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : []),
+      "cli/policyd.ts",
+      "serve",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+    ],
+    {
+      POLICY_DB_PATH: db,
+      REGISTRY_PATH: join(dir, "registry.yaml"),
+      REGISTRY_RELOAD_INTERVAL: "0",
+      CVE_SCAN_SCHEDULE: "off",
+      OSV_API_URL: upstream.url,
+      PYPI_URL: upstream.url,
+      LOG_LEVEL,
+      ...(Deno.env.get("BENCH_AUDIT_WRITER")
+        ? { AUDIT_WRITER: Deno.env.get("BENCH_AUDIT_WRITER")! }
+        : {}),
+    },
+    "/api/v1/evaluate?package=requests&version=2.32.3",
+    repo,
+  );
+}
+
 const dir = await Deno.makeTempDir({ prefix: "policyd-bench-" });
 const upstream = await startFakeUpstream();
 const targets: Target[] = [];
@@ -166,34 +202,11 @@ try {
       {},
       "/insert?package=requests",
     ),
-    await spawnServer(
-      "evaluate",
-      [
-        "run",
-        "-A",
-        ...(CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : []),
-        "cli/policyd.ts",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-      ],
-      {
-        POLICY_DB_PATH: auditDb,
-        REGISTRY_PATH: join(dir, "registry.yaml"),
-        REGISTRY_RELOAD_INTERVAL: "0",
-        CVE_SCAN_SCHEDULE: "off",
-        OSV_API_URL: upstream.url,
-        PYPI_URL: upstream.url,
-        LOG_LEVEL,
-        ...(Deno.env.get("BENCH_AUDIT_WRITER")
-          ? { AUDIT_WRITER: Deno.env.get("BENCH_AUDIT_WRITER")! }
-          : {}),
-      },
-      "/api/v1/evaluate?package=requests&version=2.32.3",
-    ),
+    await spawnPolicyd("evaluate", REPO, join(dir, "policyd.db")),
   );
+  if (COMPARE_REPO) {
+    targets.push(await spawnPolicyd("compare", COMPARE_REPO, join(dir, "compare.db")));
+  }
   const WARM = 300;
   for (const target of targets) await warm(target.url, WARM);
   const upstreamCallsAfterWarmUp = Object.values(upstream.calls).reduce((a, b) => a + b, 0);
@@ -208,7 +221,7 @@ try {
       `${names.map((n) => `${n} CPU µs/req`.padStart(20)).join("")}` +
       (ONLY ? "" : "   insert/bare   evaluate/bare"),
   );
-  const ratios = { insert: [] as number[], evaluate: [] as number[] };
+  const ratios = { insert: [] as number[], evaluate: [] as number[], compare: [] as number[] };
   const cpu: Record<string, number[]> = {};
   let answeredEvaluations = WARM;
   let errors = 0;
@@ -232,6 +245,7 @@ try {
     if (!ONLY) {
       ratios.insert.push(rps.insert / rps.bare);
       ratios.evaluate.push(rps.evaluate / rps.bare);
+      if (COMPARE_REPO) ratios.compare.push(rps.compare / rps.bare);
       line += `${(rps.insert / rps.bare).toFixed(2).padStart(14)}${
         (rps.evaluate / rps.bare).toFixed(2).padStart(16)
       }`;
@@ -242,7 +256,9 @@ try {
     console.log(
       `median  insert/bare ${median(ratios.insert).toFixed(2)}   evaluate/bare ${
         median(ratios.evaluate).toFixed(2)
-      }   (goal: evaluate ≥ 0.40 × bare)`,
+      }   (goal: evaluate ≥ 0.40 × bare)${
+        COMPARE_REPO ? `   compare/bare ${median(ratios.compare).toFixed(2)}` : ""
+      }`,
     );
   }
   if (cpu.evaluate && cpu.bare) {
@@ -254,7 +270,7 @@ try {
   }
 
   // Stop policyd (graceful: the SIGTERM path commits what is pending), then count its rows.
-  const policyd = targets.pop()!;
+  const policyd = targets.splice(targets.findIndex((t) => t.name === "evaluate"), 1)[0];
   policyd.process.kill("SIGTERM");
   await policyd.process.status;
   const db = new DatabaseSync(auditDb, { readOnly: true });

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { createMemoryCache } from "../cache/memory.ts";
+import { decisionStableUntil } from "../core/facts_verdict.ts";
+import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
+import { withLicenseCache, withVulnerabilityCache } from "../lookups/cached.ts";
+import { openSqliteStore } from "../store/sqlite.ts";
+import { snapshotOf } from "../../tests/helpers/registry.ts";
+import { type CallContext, createEvaluationService } from "./service.ts";
+
+const DAY = 86_400_000;
+const CONTEXT: CallContext = {
+  project: "demo",
+  requester: "anonymous",
+  agent_model: null,
+  agent_version: null,
+  source: "api",
+};
+
+Deno.test("decisionStableUntil: the next UTC midnight, or the next whole day since the upload if sooner", () => {
+  const now = new Date("2026-11-24T20:00:00Z");
+  const at = (released_at: string | null) =>
+    new Date(decisionStableUntil({
+      vulnerabilities: null,
+      license: {
+        status: "ok",
+        license: "MIT",
+        license_raw: "MIT",
+        latest_version: "1.0",
+        released_at,
+      },
+    }, now)).toISOString();
+  assert.equal(at(null), "2026-11-25T00:00:00.000Z");
+  assert.equal(at("2026-11-20T21:30:00Z"), "2026-11-24T21:30:00.000Z"); // 3 whole days become 4
+  assert.equal(at("2026-11-20T02:00:00Z"), "2026-11-25T00:00:00.000Z"); // midnight comes first
+  assert.equal(at("2026-11-24T20:30:00Z"), "2026-11-25T00:00:00.000Z"); // uploaded "in the future"
+  assert.equal(
+    new Date(decisionStableUntil({ vulnerabilities: null, license: null }, now)).toISOString(),
+    "2026-11-25T00:00:00.000Z",
+  );
+});
+
+/**
+ * A service over the in-process cache (whose hits are the same read-only
+ * objects each time, so decisions are remembered) on a clock the test moves.
+ */
+async function serviceAt(clock: { now: number }, releasedAt: string, withCve = true) {
+  const snapshot = await snapshotOf(`
+version: "memo-1"
+policies:
+  cve_threshold: 7.0
+  block_on_cve: true
+  min_release_age_days: 7
+  licenses:
+    allowed: [MIT]
+    denied: []
+  unknown_license_policy: provisional
+packages:
+  - name: demo
+    status: approved
+exceptions:
+  - package: demo
+    versions: "==1.0"
+    vulnerabilities: [CVE-2026-0001]
+    reason: "not reachable from our code"
+    expires: "2026-11-24"
+    approved_by: security@example.com
+`);
+  let upstreamCalls = 0;
+  const vulnerabilities: VulnerabilityFacts = {
+    status: "ok",
+    fetched_at: "2026-11-20T00:00:00Z",
+    vulnerabilities: withCve
+      ? [{
+        id: "CVE-2026-0001",
+        aliases: ["CVE-2026-0001"],
+        score: 9.1,
+        summary: "critical",
+        affected: [{ versions: ["1.0"], ranges: [] }],
+      }]
+      : [],
+  };
+  const license: LicenseFacts = {
+    status: "ok",
+    fetched_at: "2026-11-20T00:00:00Z",
+    license: "MIT",
+    license_raw: "MIT",
+    latest_version: "1.0",
+    released_at: releasedAt,
+  };
+  const cache = createMemoryCache({ now: () => clock.now });
+  const store = openSqliteStore(":memory:");
+  const service = createEvaluationService({
+    registry: { current: () => snapshot },
+    vulnerabilities: withVulnerabilityCache(
+      { query: () => Promise.resolve((upstreamCalls++, vulnerabilities)) },
+      cache,
+      30 * DAY / 1000,
+    ),
+    licenses: withLicenseCache(
+      { lookup: () => Promise.resolve((upstreamCalls++, license)) },
+      cache,
+      30 * DAY / 1000,
+    ),
+    audit: store.audit,
+    now: () => new Date(clock.now),
+  });
+  return {
+    evaluate: () => service.evaluate({ name: "demo", version: "1.0" }, CONTEXT),
+    upstreamCalls: () => upstreamCalls,
+    close: () => store.close(),
+  };
+}
+
+Deno.test("remembered decisions: reused while the facts and the day hold, never past an exception's expiry", async () => {
+  const clock = { now: Date.parse("2026-11-24T23:59:59Z") };
+  const demo = await serviceAt(clock, "2026-10-01T00:00:00Z");
+  try {
+    const first = await demo.evaluate(); // fetched: fresh facts, not remembered
+    assert.equal(first.verdict, "ALLOWED", first.reason);
+    assert.deepEqual(first.exceptions_applied.map((e) => e.expires), ["2026-11-24"]);
+    const second = await demo.evaluate(); // cached facts: decided and remembered
+    const third = await demo.evaluate(); // the remembered decision
+    assert.equal(demo.upstreamCalls(), 2, "one fetch per source, then cache hits");
+    assert.equal(third.data.vulnerabilities.status, "cached");
+    assert.deepEqual({ ...third, audit_id: 0 }, { ...second, audit_id: 0 });
+    assert.ok(Object.isFrozen(third.cves), "the remembered decision is read-only");
+    assert.notEqual(third.audit_id, second.audit_id, "every evaluation is still audited");
+
+    clock.now = Date.parse("2026-11-25T00:00:00Z"); // the exception's last day is over
+    const after = await demo.evaluate();
+    assert.equal(after.verdict, "DENIED", after.reason);
+    assert.equal(after.denial_category, "DENIAL_CVE");
+    assert.deepEqual(after.exceptions_applied, []);
+  } finally {
+    await demo.close();
+  }
+});
+
+Deno.test("remembered decisions: a release leaves its cooldown at upload time + N days, to the millisecond", async () => {
+  // Uploaded 2026-11-18T20:00Z with a 7-day cooldown: young until 2026-11-25T20:00Z,
+  // inside one UTC day, so only the release step can end the remembered decision.
+  const clock = { now: Date.parse("2026-11-25T19:59:59.999Z") };
+  const demo = await serviceAt(clock, "2026-11-18T20:00:00Z", false);
+  try {
+    for (let i = 0; i < 3; i++) { // fetched, then decided from cached facts, then remembered
+      const young = await demo.evaluate();
+      assert.equal(young.verdict, "PROVISIONALLY_ALLOWED", young.reason);
+      assert.match(young.reason, /6 days ago/);
+    }
+    clock.now = Date.parse("2026-11-25T20:00:00.000Z");
+    const settled = await demo.evaluate();
+    assert.equal(settled.verdict, "ALLOWED", settled.reason);
+  } finally {
+    await demo.close();
+  }
+});
