@@ -13,6 +13,7 @@
 /// <reference lib="deno.worker" />
 import { DatabaseSync } from "node:sqlite";
 import { createTransaction } from "./sqlite_transaction.ts";
+import { WAL_AUTOCHECKPOINT_PAGES } from "./sqlite.ts";
 import { sqliteBatchInsert, type WriterReply, type WriterRequest } from "./audit_writer.ts";
 
 let db: DatabaseSync | null = null;
@@ -30,6 +31,7 @@ self.onmessage = (event: MessageEvent<WriterRequest>) => {
       db.exec("PRAGMA busy_timeout = 5000");
       // synchronous is per connection: the same durability as the store's own connection.
       db.exec("PRAGMA synchronous = NORMAL");
+      db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
       insertBatch = sqliteBatchInsert(db, createTransaction(db));
     } catch (error) {
       reply({ seq: 0, error: String(error) });

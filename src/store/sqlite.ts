@@ -30,6 +30,17 @@ export interface SqliteStoreOptions {
   auditWriter?: "inline" | "thread";
 }
 
+/**
+ * WAL pages between automatic checkpoints (SQLite's default is 1000). A
+ * checkpoint runs inside the COMMIT that crosses the mark, on the event loop,
+ * and copies each changed page once however often it changed since the last
+ * one: the audit indexes change the same pages commit after commit, so a
+ * longer interval copies far less per row (measured in docs/performance.md:
+ * 14–30 % less CPU per inserted row; the WAL file grows to about 16 MB and the
+ * slowest commit from ~22 to ~37 ms). Also set by the writer thread.
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 function migrate(db: DatabaseSync, inTransaction: Transaction): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
@@ -65,6 +76,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
+  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   db.exec("PRAGMA foreign_keys = ON");
   const inTransaction = createTransaction(db);
   migrate(db, inTransaction);

@@ -1,6 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { openSqliteStore } from "./sqlite.ts";
+import { openSqliteStore, WAL_AUTOCHECKPOINT_PAGES } from "./sqlite.ts";
+import { auditRow } from "../../tests/helpers/audit_rows.ts";
 import { storeContract } from "./contract_test_suite.ts";
 import { auditCount, queryDb } from "../../tests/helpers/db.ts";
 
@@ -63,4 +64,29 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   );
   ok(/audit_log_agent_ts/.test(plan("SELECT * FROM audit_log WHERE agent_model = ?", "claude")));
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("the WAL is checkpointed every WAL_AUTOCHECKPOINT_PAGES, not at SQLite's default 1000 pages", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "wal.db");
+  const store = openSqliteStore(path);
+  try {
+    const pageSize = Number(queryDb(path, "PRAGMA page_size")[0].page_size);
+    // Many small commits touching many index pages, as group commits do under load.
+    for (let commit = 0; commit < 400; commit++) {
+      await store.audit.insertMany(
+        Array.from(
+          { length: 14 },
+          (_, i) =>
+            auditRow({ package: `package-${(commit * 131 + i * 977) % 5000}`, project: `p${i}` }),
+        ),
+      );
+    }
+    const walPages = Deno.statSync(`${path}-wal`).size / pageSize;
+    ok(walPages > 1100, `the WAL reached ${walPages.toFixed(0)} pages: no checkpoint at 1000`);
+    ok(walPages < WAL_AUTOCHECKPOINT_PAGES + 200, `the WAL stays near its mark (${walPages})`);
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
