@@ -1,208 +1,33 @@
 /**
- * `policy`, the policyd client: builds the command line with commander and
- * maps every outcome to an exit code in one place. Only this file touches
- * the process (argv, stdin, exit); everything else receives an {@link Io}.
+ * `policy`, the policyd client: takes the fast path of `check`, `hook` and
+ * `precommit` (`policy/fast_path.ts`), else runs the commander program
+ * (`policy/program.ts`), and maps every outcome to an exit code in one
+ * place. Only this file touches the process (argv, stdin, exit); everything
+ * else receives an {@link Io}.
  *
  * @module
  */
 
-import type { Command } from "commander";
-import { ClientError, EXIT, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
+import { ClientError, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
-import { AGENTS, parseAgents } from "./policy/agents/names.ts";
-import { AUDIT_FORMATS, FAIL_ON } from "./policy/audit/options.ts";
 import { fastCommand } from "./policy/fast_path.ts";
+import { lazyImport } from "./policy/lazy_import.ts";
 
-/** commander, loaded on first use: the fast path (`check`, `hook`, `precommit`) never needs it. */
-let commander: typeof import("commander");
-
-/** Version of the client. */
-export const CLIENT_VERSION = "0.1.0";
-
-function url(value: string): string {
-  try {
-    const parsed = new URL(value);
-    if (parsed.protocol === "http:" || parsed.protocol === "https:") {
-      return value.replace(/\/+$/, "");
-    }
-  } catch {
-    // reported below
-  }
-  throw new commander.InvalidArgumentError("expected an http(s) URL");
-}
-
-function agentFlags(command: Command): Command {
-  return command
-    .option(
-      "--agent-model <model>",
-      "agent model sent as X-Policy-Agent-Model (env POLICY_AGENT_MODEL)",
-    )
-    .option(
-      "--agent-version <version>",
-      "agent version sent as X-Policy-Agent-Version (env POLICY_AGENT_VERSION)",
-    );
-}
-
-function buildProgram(io: Io, setCode: (code: number) => void): Command {
-  const { Command, Option } = commander;
-  const program = new Command("policy")
-    .description("Client of policyd, the dependency policy service for Python packages.")
-    .version(CLIENT_VERSION, "-V, --cli-version", "print the client version")
-    .enablePositionalOptions()
-    .exitOverride()
-    .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (s) => io.stdout(s),
-      writeErr: (s) => io.stderr(s),
-      outputError: () => {}, // run() prints one line itself
-    });
-
-  program.command("init")
-    .description("write .policy.toml and install the pre-commit hook and the coding-agent hooks")
-    .option("-y, --yes", "do not ask for confirmation", false)
-    .option("--server-url <url>", "policyd base URL", url)
-    .option("--project <name>", "project name")
-    .addOption(new Option("--mode <mode>", "client mode").choices(["single-user", "org"]))
-    .option(
-      "--agents <list>",
-      `agents to gate, comma-separated: ${AGENTS.join(",")} or all`,
-      (value: string) => {
-        try {
-          return parseAgents(value);
-        } catch (error) {
-          throw new commander.InvalidArgumentError((error as Error).message);
-        }
-      },
-      ["claude"],
-    )
-    .option("--no-claude-hooks", "do not install any agent hooks")
-    .option("--no-mcp", "do not register the MCP server in the agents' MCP configuration")
-    .option("--no-precommit", "do not install the git pre-commit hook")
-    .option("--no-claude-md", "do not add the CLAUDE.md section")
-    .action(async (o) => {
-      const { init } = await import("./policy/commands/init.ts");
-      setCode(await init(o, io));
-    });
-
-  agentFlags(
-    program.command("check")
-      .description("evaluate one package: exit 0 allowed, 1 provisional, 2 denied")
-      .argument("<package>", "package name (PEP 508 name, may be name==1.2)")
-      .option("--version <version>", "version to evaluate")
-      .option("--json", "print the evaluation as JSON", false),
-  ).action(async (pkg: string, o) => {
-    const { check } = await import("./policy/commands/check.ts");
-    setCode(await check({ ...o, package: pkg }, io));
-  });
-
-  agentFlags(
-    program.command("request-approval")
-      .description("ask the operators to review a package")
-      .argument("<package>", "package name")
-      .requiredOption("--rationale <text>", "why the package is needed")
-      .option("--version <version>", "version concerned")
-      .option("--json", "print the receipt as JSON", false),
-  ).action(async (pkg: string, o) => {
-    const { requestApproval } = await import("./policy/commands/request_approval.ts");
-    setCode(await requestApproval({ ...o, package: pkg }, io));
-  });
-
-  agentFlags(
-    program.command("audit")
-      .description(
-        "evaluate every package a lock file, requirements file or pyproject.toml installs",
-      )
-      .argument("[files...]", "files to audit (default: discovered in the project root)")
-      .addOption(
-        new Option("--format <format>", "output format").choices(AUDIT_FORMATS).default("table"),
-      )
-      .addOption(
-        new Option("--fail-on <verdict>", "lowest verdict that fails (exit 1 or 2)")
-          .choices(FAIL_ON).default("provisional"),
-      )
-      .option("--only-direct", "audit direct dependencies only", false)
-      .option("--json", "same as --format json", false),
-  ).action(async (files: string[], o) => {
-    const { audit } = await import("./policy/commands/audit.ts");
-    setCode(await audit({ ...o, files, clientVersion: CLIENT_VERSION }, io));
-  });
-
-  program.command("status")
-    .description("one-screen report: server, hooks, approvals, CVE denials, dependencies")
-    .option("--json", "print {sections:[{name, flag, detail}]}", false)
-    .action(async (o) => {
-      const { status } = await import("./policy/commands/status.ts");
-      setCode(await status(o, io));
-    });
-
-  program.command("precommit")
-    .description("check dependencies the staged change adds (run by the git pre-commit hook)")
-    .option("--all", "check every dependency of every manifest in the index", false)
-    .action(async (o) => {
-      const { precommit } = await import("./policy/commands/precommit.ts");
-      setCode(await precommit(io, o));
-    });
-
-  program.command("hook")
-    .description("handle one coding-agent hook event from standard input (see docs/hooks.md)")
-    .addOption(
-      new Option("--agent <name>", "the agent whose payload and answer format to use")
-        .choices([...AGENTS]).default("claude"),
-    )
-    .action(async (o) => {
-      const { hook } = await import("./policy/commands/hook.ts");
-      setCode(await hook(io, o));
-    });
-
-  program.command("uninstall")
-    .description("remove the hooks, the shim and the CLAUDE.md section; keep .policy.toml")
-    .action(async () => {
-      const { uninstall } = await import("./policy/commands/uninstall.ts");
-      setCode(await uninstall(io));
-    });
-
-  program.command("mcp")
-    .description("serve the policyd MCP tools to a coding agent on stdin/stdout")
-    .action(async () => {
-      const { mcp } = await import("./policy/commands/mcp.ts");
-      setCode(await mcp(io));
-    });
-
-  return program;
-}
+export { CLIENT_VERSION } from "./policy/version.ts";
 
 /**
  * Runs the client with `args` (without the program name) and returns the
  * exit code. Never throws and never exits the process.
  */
 export async function run(args: string[], io: Io): Promise<number> {
-  const fast = fastCommand(args);
-  if (fast) {
-    try {
-      return await fast(io);
-    } catch (error) {
-      return failure(error, io);
-    }
-  }
-  commander ??= await import("commander");
-  let code: number = EXIT.OK;
-  const program = buildProgram(io, (c) => code = c);
-  if (args.length === 0) {
-    io.stderr(program.helpInformation());
-    return EXIT.USAGE;
-  }
   try {
-    await program.parseAsync(args, { from: "user" });
-    return code;
+    const fast = fastCommand(args);
+    if (fast) return await fast(io);
+    const { runProgram } = await lazyImport<typeof import("./policy/program.ts")>(
+      new URL("./policy/program.ts", import.meta.url),
+    );
+    return await runProgram(args, io);
   } catch (error) {
-    if (error instanceof commander.CommanderError) {
-      if (error.exitCode === 0) return EXIT.OK; // --help, --cli-version
-      if (error.code === "commander.help" || error.code === "commander.executeSubCommandAsync") {
-        return EXIT.USAGE;
-      }
-      io.stderr(`policy: ${oneLine(error.message.replace(/^error: /, ""))}\n`);
-      return EXIT.USAGE;
-    }
     return failure(error, io);
   }
 }
@@ -236,6 +61,15 @@ export function selfCommand(): string[] {
   return [exe, "run", "-A", ...(config ? ["--config", config] : []), script];
 }
 
+/** All of `reader` as UTF-8 text (a `Response` would load Deno's fetch stack). */
+async function readAllText(reader: { read(p: Uint8Array): Promise<number | null> }) {
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(64 * 1024);
+  for (let n; (n = await reader.read(buffer)) !== null;) chunks.push(buffer.slice(0, n));
+  const decoder = new TextDecoder();
+  return chunks.map((c, i) => decoder.decode(c, { stream: i < chunks.length - 1 })).join("");
+}
+
 /** The real process as an {@link Io}. */
 export function processIo(): Io {
   const enc = new TextEncoder();
@@ -244,9 +78,12 @@ export function processIo(): Io {
     env: (name) => Deno.env.get(name),
     stdout: (text) => void Deno.stdout.writeSync(enc.encode(text)),
     stderr: (text) => void Deno.stderr.writeSync(enc.encode(text)),
-    readStdin: () => new Response(Deno.stdin.readable).text(),
+    readStdin: () => readAllText(Deno.stdin),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
-    selfCommand: selfCommand(),
+    // Only `init` records it: computed on use, not on every start.
+    get selfCommand() {
+      return selfCommand();
+    },
   };
 }
 

@@ -41,7 +41,27 @@ export const TARGETS: CompileTarget[] = [
       "docs",
     ],
   },
-  { name: "policy", entry: "cli/policy.ts", assets: [] },
+  // Modules the client loads with lazyImport() (cli/policy/lazy_import.ts), which
+  // deno compile cannot see; cli/policy/lazy_import_test.ts keeps the list whole.
+  {
+    name: "policy",
+    entry: "cli/policy.ts",
+    assets: [
+      "cli/policy/program.ts",
+      "cli/policy/commands/check.ts",
+      "cli/policy/commands/hook.ts",
+      "cli/policy/commands/precommit.ts",
+      "cli/policy/config_schema.ts",
+      "cli/policy/evaluation_schema.ts",
+      "cli/policy/hooks/claude.ts",
+      "cli/policy/hooks/gate_readers.ts",
+      "cli/policy/hooks/precommit.ts",
+      "cli/policy/pyproject_toml.ts",
+      "src/api/approvals.ts",
+      "src/api/reports.ts",
+      "src/api/service.ts",
+    ],
+  },
 ];
 
 /** The repository root (this file lives in `tools/`). */

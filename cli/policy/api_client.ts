@@ -4,46 +4,53 @@
  * Transport failures become {@link ServerUnreachable}, or for evaluations
  * under fail-open a synthetic ALLOWED result with `transport_error: true`;
  * HTTP errors become {@link ServerError} carrying the problem+json detail.
- * Responses are validated with zod at this edge.
+ * Responses are validated at this edge against zod schemas: evaluations through
+ * the validators generated from `evaluation_schema.ts` (`validate.ts`), so that
+ * `check`, `hook` and `precommit` never load zod for a valid answer; the other
+ * answers with zod, loaded by the methods that need it (docs/performance.md).
  *
  * @module
  */
 
-import { z } from "zod";
-// Only the evaluation contract is loaded up front: `check`, `hook` and
-// `precommit` need nothing else, and every contract module costs start-up time
-// (docs/performance.md). The others are imported by the methods that use them.
-import {
-  DEFAULT_CLIENT_TIMEOUT_MS,
-  EvaluationSchema as ContractEvaluation,
-  MAX_BATCH,
-  ReportedCveSchema,
-} from "../../src/api/evaluate.ts";
+import type { z } from "zod";
+import { DEFAULT_CLIENT_TIMEOUT_MS, MAX_BATCH } from "../../src/api/evaluate_limits.ts";
 import type { CallSource } from "../../src/api/headers.ts";
 import type { ResolvedConfig } from "./config.ts";
+import type { BatchSchema, EvaluationSchema } from "./evaluation_schema.ts";
 import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
+import { batch, evaluation } from "./generated/validators.js";
+import type { GeneratedValidator } from "./generated/validators.js";
+import { lazyImport } from "./lazy_import.ts";
+import { defaultTransport, fetchTransport } from "./transport.ts";
+import type { HttpAnswer, Transport } from "./transport.ts";
+import { validate } from "./validate.ts";
 
 export { MAX_BATCH };
 export type { CallSource };
 
-/**
- * The server's evaluation contract, read tolerantly: members added by a newer
- * server are kept, members an older server lacks are optional.
- */
-export const EvaluationSchema = ContractEvaluation.partial().required({
-  package: true,
-  verdict: true,
-}).extend({
-  reason: z.string().default(""),
-  cves: z.array(ReportedCveSchema.partial().required({ id: true }).loose()).default([]),
-}).loose();
-
 /** One evaluation; `transport_error` is set on fail-open synthetic results. */
 export type EvaluationResult = z.infer<typeof EvaluationSchema> & { transport_error?: boolean };
 
-const BatchSchema = z.object({ results: z.array(EvaluationSchema) });
+/** `evaluation_schema.ts`, which loads zod: imported only to word a rejected answer. */
+function evaluationSchemas() {
+  return lazyImport<typeof import("./evaluation_schema.ts")>(
+    new URL("./evaluation_schema.ts", import.meta.url),
+  );
+}
+
+/** The zod reading of an evaluation, loaded only when its generated validator rejects one. */
+async function evaluationSchema(): Promise<typeof EvaluationSchema> {
+  return (await evaluationSchemas()).EvaluationSchema;
+}
+
+/** The zod reading of a batch answer, loaded only when its generated validator rejects one. */
+async function batchSchema(): Promise<typeof BatchSchema> {
+  return (await evaluationSchemas()).BatchSchema;
+}
+
 /** The tolerant readings of the other contracts, built from their modules. */
 function otherSchemas(
+  { z }: typeof import("zod"),
   approvals: typeof import("../../src/api/approvals.ts"),
   reports: typeof import("../../src/api/reports.ts"),
   service: typeof import("../../src/api/service.ts"),
@@ -71,10 +78,17 @@ let loadedSchemas: Promise<OtherSchemas> | undefined;
 /** Loads the contracts beyond the evaluation's once, on first use. */
 function schemas(): Promise<OtherSchemas> {
   return loadedSchemas ??= Promise.all([
-    import("../../src/api/approvals.ts"),
-    import("../../src/api/reports.ts"),
-    import("../../src/api/service.ts"),
-  ]).then(([approvals, reports, service]) => otherSchemas(approvals, reports, service));
+    lazyImport<typeof import("zod")>("zod"),
+    lazyImport<typeof import("../../src/api/approvals.ts")>(
+      new URL("../../src/api/approvals.ts", import.meta.url),
+    ),
+    lazyImport<typeof import("../../src/api/reports.ts")>(
+      new URL("../../src/api/reports.ts", import.meta.url),
+    ),
+    lazyImport<typeof import("../../src/api/service.ts")>(
+      new URL("../../src/api/service.ts", import.meta.url),
+    ),
+  ]).then(([zod, approvals, reports, service]) => otherSchemas(zod, approvals, reports, service));
 }
 
 /** A created approval request. */
@@ -103,18 +117,21 @@ export interface ApiClientOptions {
   /** Bearer token sent in org mode. */
   token?: string | null;
   timeoutMs?: number;
+  /** How requests are sent; default: over `fetch` (the next option, else the global one). */
+  transport?: Transport;
+  /** A `fetch` to send requests with (tests' fakes). */
   fetch?: typeof fetch;
 }
 
 /** The policyd API as the client uses it. */
 export class ApiClient {
   readonly #o: ApiClientOptions;
-  readonly #fetch: typeof fetch;
+  readonly #send: Transport;
 
   /** Creates a client; nothing is contacted until a method is called. */
   constructor(options: ApiClientOptions) {
     this.#o = { ...options, serverUrl: options.serverUrl.replace(/\/+$/, "") };
-    this.#fetch = options.fetch ?? fetch;
+    this.#send = options.transport ?? fetchTransport(options.fetch);
   }
 
   /** Base URL of the server. */
@@ -132,7 +149,8 @@ export class ApiClient {
     const query: Record<string, string> = { package: pkg };
     if (version) query.version = version;
     try {
-      return EvaluationSchema.parse(await this.#call("GET", "/api/v1/evaluate", { query }));
+      const body = await this.#call("GET", "/api/v1/evaluate", { query });
+      return await this.#valid(evaluation, body, "evaluation", evaluationSchema);
     } catch (error) {
       return this.#failOpen(error, [{ package: pkg, version }])[0];
     }
@@ -149,7 +167,7 @@ export class ApiClient {
         const body = await this.#call("POST", "/api/v1/evaluate/batch", {
           json: { packages: chunk },
         });
-        results.push(...BatchSchema.parse(body).results);
+        results.push(...(await this.#valid(batch, body, "batch answer", batchSchema)).results);
       } catch (error) {
         results.push(...this.#failOpen(error, chunk));
       }
@@ -189,7 +207,23 @@ export class ApiClient {
 
   /** The headers every call carries (project, source, agent, bearer token in org mode). */
   headers(): Headers {
-    return this.#headers(false);
+    return new Headers(this.#headers(false));
+  }
+
+  /** An answer as its zod schema reads it (see `validate.ts`); a bad one is a `server_error`. */
+  async #valid<T>(
+    fast: GeneratedValidator,
+    body: unknown,
+    what: string,
+    loadSchema: () => Promise<z.ZodType<T>>,
+  ): Promise<T> {
+    const result = await validate(fast, body, loadSchema);
+    if (result.ok) return result.value;
+    const key = result.key ? `key "${result.key}": ` : "";
+    throw new ClientError(
+      "server_error",
+      `policyd server at ${this.#o.serverUrl} sent an invalid ${what}: ${key}${result.message}`,
+    );
   }
 
   #failOpen(error: unknown, packages: PackageQuery[]): EvaluationResult[] {
@@ -209,14 +243,15 @@ export class ApiClient {
     }));
   }
 
-  #headers(json: boolean): Headers {
-    const h = new Headers({ accept: "application/json" });
-    if (json) h.set("content-type", "application/json");
-    h.set("x-policy-project", this.#o.project);
-    h.set("x-policy-source", this.#o.source);
-    if (this.#o.agentModel) h.set("x-policy-agent-model", this.#o.agentModel);
-    if (this.#o.agentVersion) h.set("x-policy-agent-version", this.#o.agentVersion);
-    if (this.#o.token) h.set("authorization", `Bearer ${this.#o.token}`);
+  /** Plain headers: a `Headers` would load Deno's fetch stack (`transport.ts`). */
+  #headers(json: boolean): Record<string, string> {
+    const h: Record<string, string> = { accept: "application/json" };
+    if (json) h["content-type"] = "application/json";
+    h["x-policy-project"] = this.#o.project;
+    h["x-policy-source"] = this.#o.source;
+    if (this.#o.agentModel) h["x-policy-agent-model"] = this.#o.agentModel;
+    if (this.#o.agentVersion) h["x-policy-agent-version"] = this.#o.agentVersion;
+    if (this.#o.token) h.authorization = `Bearer ${this.#o.token}`;
     return h;
   }
 
@@ -227,9 +262,9 @@ export class ApiClient {
   ): Promise<unknown> {
     const url = new URL(this.#o.serverUrl + path);
     for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await this.#fetch(url, {
+      response = await this.#send(url, {
         method,
         headers: this.#headers(init.json !== undefined),
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
@@ -242,14 +277,16 @@ export class ApiClient {
         : transportDetail(error);
       throw new ServerUnreachable(this.#o.serverUrl, detail);
     }
-    const text = await response.text();
+    const text = response.text;
     let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
       body = null;
     }
-    if (!response.ok) throw new ServerError(response.status, problemDetail(body, text, response));
+    if (response.status < 200 || response.status > 299) {
+      throw new ServerError(response.status, problemDetail(body, text, response));
+    }
     if (body === null) throw new ServerError(response.status, "response is not JSON");
     return body;
   }
@@ -263,7 +300,7 @@ function transportDetail(error: unknown): string {
   return (last ?? text).split("\n")[0];
 }
 
-function problemDetail(body: unknown, text: string, response: Response): string {
+function problemDetail(body: unknown, text: string, response: HttpAnswer): string {
   if (body && typeof body === "object") {
     const p = body as Record<string, unknown>;
     for (const key of ["detail", "title"]) {
@@ -308,6 +345,6 @@ export function clientFromConfig(config: ResolvedConfig, ctx: ClientContext): Ap
     agentVersion: ctx.agentVersion || ctx.env("POLICY_AGENT_VERSION") || null,
     token,
     timeoutMs: config.timeout_seconds * 1000,
-    fetch: ctx.fetch,
+    transport: ctx.fetch ? fetchTransport(ctx.fetch) : defaultTransport(ctx.env),
   });
 }

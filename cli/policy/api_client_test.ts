@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { ApiClient, clientFromConfig, MAX_BATCH } from "./api_client.ts";
 import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
 import { resolveConfig } from "./config.ts";
+import { EXIT, exitCodeFor } from "./exit_codes.ts";
+import { defaultTransport } from "./transport.ts";
 
 interface Seen {
   method: string;
@@ -180,7 +182,7 @@ Deno.test("requestApproval, pendingApprovals, securityReport and health call the
 Deno.test("clientFromConfig() sends the org-mode bearer token and agent identity from the environment", async () => {
   const srv = fakeServer(() => Response.json({ status: "ok" }));
   try {
-    const config = resolveConfig(
+    const config = await resolveConfig(
       { mode: "org", server_url: srv.url, api_key_env_var: "MY_KEY", project: "p" },
       "/x",
       null,
@@ -206,4 +208,77 @@ Deno.test("clientFromConfig() sends the org-mode bearer token and agent identity
   } finally {
     await srv.close();
   }
+});
+
+Deno.test("an answer that is not an evaluation is a one-line server_error naming the key, even under fail_open", async () => {
+  const srv = fakeServer(({ path }) =>
+    path.endsWith("/batch")
+      ? Response.json({ results: [{ package: "a" }] })
+      : Response.json({ package: "a", verdict: "MAYBE", cves: [] })
+  );
+  try {
+    const client = new ApiClient(options(srv.url, true));
+    for (
+      const call of [() => client.evaluate("a"), () => client.evaluateBatch([{ package: "a" }])]
+    ) {
+      await assert.rejects(call, (e: unknown) => {
+        assert.ok(e instanceof ClientError && !(e instanceof ServerUnreachable), String(e));
+        assert.equal(exitCodeFor(e), EXIT.SERVER_ERROR);
+        assert.match(e.message, /^policyd server at http:\/\/127\.0\.0\.1:\d+ sent an invalid /);
+        assert.match(e.message, /key "(verdict|results\.0\.verdict)": /);
+        assert.ok(!e.message.includes("\n"), e.message);
+        return true;
+      });
+    }
+  } finally {
+    await srv.close();
+  }
+});
+
+Deno.test("over the plain HTTP/1.1 transport: the same requests, answers, problem details and failures", async () => {
+  const srv = fakeServer(({ path, body }) =>
+    path.endsWith("/batch")
+      ? Response.json({
+        results: (body as { packages: Array<{ package: string }> }).packages.map((p) =>
+          evaluation(p.package)
+        ),
+      })
+      : path.endsWith("/health")
+      ? Response.json(
+        { type: "about:blank", title: "Nope", status: 503, detail: "down\nfor good" },
+        { status: 503 },
+      )
+      : Response.json(evaluation("requests", "DENIED"))
+  );
+  const transport = defaultTransport(() => undefined);
+  try {
+    const client = new ApiClient({ ...options(srv.url), token: "t", agentModel: "m", transport });
+    assert.equal((await client.evaluate("requests", "2.31.0")).verdict, "DENIED");
+    assert.deepEqual(srv.seen[0].query, { package: "requests", version: "2.31.0" });
+    assert.equal(srv.seen[0].headers.get("authorization"), "Bearer t");
+    assert.equal(srv.seen[0].headers.get("x-policy-agent-model"), "m");
+    const batch = await client.evaluateBatch([{ package: "a" }, { package: "b", version: "1" }]);
+    assert.deepEqual(batch.map((r) => r.package), ["a", "b"]);
+    assert.deepEqual(srv.seen[1].body, {
+      packages: [{ package: "a" }, { package: "b", version: "1" }],
+    });
+    await assert.rejects(() => client.health(), (e: unknown) => {
+      assert.ok(e instanceof ServerError);
+      assert.equal(e.message, "policyd server error 503: down");
+      return true;
+    });
+  } finally {
+    await srv.close();
+  }
+  const url = deadUrl();
+  await assert.rejects(
+    () => new ApiClient({ ...options(url, false), transport }).evaluate("x"),
+    (e: unknown) => {
+      assert.ok(e instanceof ServerUnreachable);
+      assert.match(e.message, /is unreachable: .*refused/i);
+      return true;
+    },
+  );
+  const open = await new ApiClient({ ...options(url, true), transport }).evaluate("x");
+  assert.equal(open.transport_error, true);
 });

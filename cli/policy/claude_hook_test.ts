@@ -60,8 +60,8 @@ function edit(tool: string, input: Record<string, unknown>): HookEvent {
   };
 }
 
-const single = resolveConfig({ project: "shop" }, ROOT, null);
-const org = resolveConfig({ project: "shop", mode: "org" }, ROOT, null);
+const single = await resolveConfig({ project: "shop" }, ROOT, null);
+const org = await resolveConfig({ project: "shop", mode: "org" }, ROOT, null);
 
 Deno.test("handlePreToolUse() ignores other commands and other files", async () => {
   const client = fakeClient();

@@ -3,37 +3,29 @@
  *
  * The file is found by walking up from the working directory; its directory
  * is the project root. Without a file the working directory is the root and
- * every key takes its default. The input is validated with zod and a bad file
- * is a one-line `config` error naming the file and the key.
+ * every key takes its default. The input is validated against the zod schema
+ * in `config_schema.ts` (through its generated validator: `validate.ts`) and a
+ * bad file is a one-line `config` error naming the file and the key.
  *
  * @module
  */
 
-import { parse as parseToml } from "smol-toml";
-import { z } from "zod";
-import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/evaluate.ts";
+import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/evaluate_limits.ts";
+import type { ConfigFile } from "./config_schema.ts";
 import { ClientError } from "./exit_codes.ts";
+import { parseFlatToml } from "./flat_toml.ts";
+import { configFile } from "./generated/validators.js";
+import { lazyImport } from "./lazy_import.ts";
 import { baseName, joinPath, parentDir } from "./os_path.ts";
-import { projectName } from "./pyproject_toml.ts";
+import { validate } from "./validate.ts";
+
+export type { ConfigFile };
 
 /** Name of the client configuration file. */
 export const CONFIG_FILE = ".policy.toml";
 
 /** Default server of single-user mode. */
 export const DEFAULT_SERVER_URL = "http://127.0.0.1:8765";
-
-const ConfigFileSchema = z.strictObject({
-  project: z.string().min(1).optional(),
-  server_url: z.url({ protocol: /^https?$/ }).optional(),
-  mode: z.enum(["single-user", "org"]).optional(),
-  fail_open: z.boolean().optional(),
-  api_key_env_var: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-  auto_request_approval: z.boolean().optional(),
-  timeout_seconds: z.number().positive().max(600).optional(),
-});
-
-/** The keys a `.policy.toml` may set, all optional. */
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** Client configuration with every default applied. */
 export interface ResolvedConfig {
@@ -82,42 +74,54 @@ export function findConfigFile(start: string, fs: ConfigFs = denoFs): string | n
 }
 
 /** Validates `.policy.toml` text; errors are one line naming the file and key. */
-export function parseConfigFile(text: string, path: string): ConfigFile {
-  let raw: unknown;
+export async function parseConfigFile(text: string, path: string): Promise<ConfigFile> {
+  let raw: unknown = parseFlatToml(text);
   try {
-    raw = parseToml(text);
+    raw ??= (await lazyImport<typeof import("smol-toml")>("smol-toml")).parse(text);
   } catch (error) {
     const first = String((error as Error).message).split("\n")[0];
     throw new ClientError("config", `Invalid ${path}: ${first}`);
   }
-  const result = ConfigFileSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = issue.path.length
-      ? issue.path.join(".")
-      : (issue as { keys?: string[] }).keys?.join(", ");
-    throw new ClientError(
-      "config",
-      `Invalid ${path}: ${key ? `key "${key}": ` : ""}${issue.message}`,
-    );
-  }
-  return result.data;
+  const result = await validate(
+    configFile,
+    raw,
+    async () =>
+      (await lazyImport<typeof import("./config_schema.ts")>(
+        new URL("./config_schema.ts", import.meta.url),
+      )).ConfigFileSchema,
+  );
+  if (result.ok) return result.value;
+  const key = result.key ? `key "${result.key}": ` : "";
+  throw new ClientError("config", `Invalid ${path}: ${key}${result.message}`);
+}
+
+/**
+ * The project name of `root` when `.policy.toml` gives none: `pyproject.toml`'s,
+ * else the directory name. The TOML parser is loaded only for this.
+ */
+async function defaultProject(root: string, fs: ConfigFs): Promise<string> {
+  const fallback = baseName(root) || "default";
+  const text = fs.readTextFile(joinPath(root, "pyproject.toml"));
+  if (text === null) return fallback;
+  const { projectName } = await lazyImport<typeof import("./pyproject_toml.ts")>(
+    new URL("./pyproject_toml.ts", import.meta.url),
+  );
+  return projectName(text, fallback);
 }
 
 /** Applies the SPEC §11 defaults to a parsed file. */
-export function resolveConfig(
+export async function resolveConfig(
   file: ConfigFile,
   root: string,
   configPath: string | null,
   fs: ConfigFs = denoFs,
-): ResolvedConfig {
+): Promise<ResolvedConfig> {
   const mode = file.mode ?? "single-user";
   const singleUser = mode === "single-user";
   return {
     root,
     configPath,
-    project: file.project ??
-      projectName(fs.readTextFile(joinPath(root, "pyproject.toml")), baseName(root) || "default"),
+    project: file.project ?? await defaultProject(root, fs),
     server_url: (file.server_url ?? DEFAULT_SERVER_URL).replace(/\/+$/, ""),
     mode,
     fail_open: file.fail_open ?? singleUser,
@@ -128,9 +132,9 @@ export function resolveConfig(
 }
 
 /** Finds, validates and resolves the configuration for a working directory. */
-export function loadConfig(cwd: string, fs: ConfigFs = denoFs): ResolvedConfig {
+export async function loadConfig(cwd: string, fs: ConfigFs = denoFs): Promise<ResolvedConfig> {
   const path = findConfigFile(cwd, fs);
   if (path === null) return resolveConfig({}, cwd, null, fs);
-  const file = parseConfigFile(fs.readTextFile(path) ?? "", path);
+  const file = await parseConfigFile(fs.readTextFile(path) ?? "", path);
   return resolveConfig(file, parentDir(path), path, fs);
 }

@@ -9,12 +9,12 @@ function tempTree(): string {
   return root;
 }
 
-Deno.test("loadConfig() walks up to .policy.toml and takes its directory as root", () => {
+Deno.test("loadConfig() walks up to .policy.toml and takes its directory as root", async () => {
   const root = tempTree();
   const app = join(root, "app");
   Deno.writeTextFileSync(join(app, ".policy.toml"), `server_url = "http://10.0.0.1:9000/"\n`);
   Deno.writeTextFileSync(join(app, "pyproject.toml"), `[project]\nname = "shop"\n`);
-  const config = loadConfig(join(app, "src", "deep"));
+  const config = await loadConfig(join(app, "src", "deep"));
   assert.equal(config.root, app);
   assert.equal(config.configPath, join(app, ".policy.toml"));
   assert.equal(config.project, "shop");
@@ -22,10 +22,10 @@ Deno.test("loadConfig() walks up to .policy.toml and takes its directory as root
   assert.equal(findConfigFile(root), null);
 });
 
-Deno.test("loadConfig() without a file uses the working directory and single-user defaults", () => {
+Deno.test("loadConfig() without a file uses the working directory and single-user defaults", async () => {
   const root = tempTree();
   const cwd = join(root, "app");
-  const config = loadConfig(cwd);
+  const config = await loadConfig(cwd);
   assert.deepEqual(config, {
     root: cwd,
     configPath: null,
@@ -39,10 +39,10 @@ Deno.test("loadConfig() without a file uses the working directory and single-use
   });
 });
 
-Deno.test("org mode defaults to fail-closed and no automatic approval requests", () => {
+Deno.test("org mode defaults to fail-closed and no automatic approval requests", async () => {
   const root = tempTree();
   Deno.writeTextFileSync(join(root, ".policy.toml"), `mode = "org"\nproject = "p"\n`);
-  const config = loadConfig(root);
+  const config = await loadConfig(root);
   assert.equal(config.fail_open, false);
   assert.equal(config.auto_request_approval, false);
   assert.equal(config.project, "p");
@@ -57,8 +57,8 @@ Deno.test("parseConfigFile() rejects bad files with one line naming the file and
     [`server_url = `, /Invalid \/x\/.policy.toml: /],
   ];
   for (const [text, pattern] of cases) {
-    await t.step(text, () => {
-      assert.throws(() => parseConfigFile(text, "/x/.policy.toml"), (e: unknown) => {
+    await t.step(text, async () => {
+      await assert.rejects(() => parseConfigFile(text, "/x/.policy.toml"), (e: unknown) => {
         assert.ok(e instanceof ClientError);
         assert.equal(e.code, "config");
         assert.match(e.message, pattern);

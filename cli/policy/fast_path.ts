@@ -14,6 +14,7 @@
 
 import { type Agent, AGENTS } from "./agents/names.ts";
 import type { Io } from "./io.ts";
+import { lazyImport } from "./lazy_import.ts";
 
 /** A parsed fast-path command, ready to run. */
 export type FastCommand = (io: Io) => Promise<number>;
@@ -64,7 +65,9 @@ export function fastCommand(args: string[]): FastCommand | null {
     if (!parsed || parsed.positionals.length !== 1) return null;
     const { values } = parsed;
     return async (io) => {
-      const { check } = await import("./commands/check.ts");
+      const { check } = await lazyImport<typeof import("./commands/check.ts")>(
+        new URL("./commands/check.ts", import.meta.url),
+      );
       return check({
         package: parsed.positionals[0],
         version: values.version as string | undefined,
@@ -80,13 +83,22 @@ export function fastCommand(args: string[]): FastCommand | null {
     if (!parsed || parsed.positionals.length || !(AGENTS as readonly unknown[]).includes(agent)) {
       return null;
     }
-    return async (io) => (await import("./commands/hook.ts")).hook(io, { agent: agent as Agent });
+    return async (io) => {
+      const { hook } = await lazyImport<typeof import("./commands/hook.ts")>(
+        new URL("./commands/hook.ts", import.meta.url),
+      );
+      return hook(io, { agent: agent as Agent });
+    };
   }
   if (name === "precommit") {
     const parsed = strict(rest, { all: "boolean" });
     if (!parsed || parsed.positionals.length) return null;
-    return async (io) =>
-      (await import("./commands/precommit.ts")).precommit(io, { all: parsed.values.all === true });
+    return async (io) => {
+      const { precommit } = await lazyImport<typeof import("./commands/precommit.ts")>(
+        new URL("./commands/precommit.ts", import.meta.url),
+      );
+      return precommit(io, { all: parsed.values.all === true });
+    };
   }
   return null;
 }

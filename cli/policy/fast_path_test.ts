@@ -45,8 +45,14 @@ Deno.test("everything else goes to commander (help, usage errors, other commands
   }
 });
 
-/** Modules `entry` loads before it runs: static imports only, followed transitively. */
-async function staticGraph(entry: string): Promise<string[]> {
+/**
+ * Modules `entry` loads before it runs: static imports only, followed
+ * transitively. `dynamic` collects the `import("literal")` calls of those
+ * modules: Deno reads and analyses their targets when it loads the graph
+ * although they run later (and sets up node_modules for an npm package),
+ * which is what `lazy_import.ts` avoids.
+ */
+async function staticGraph(entry: string, dynamic: string[] = []): Promise<string[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", new URL(entry, import.meta.url).pathname],
     stdout: "piped",
@@ -64,18 +70,50 @@ async function staticGraph(entry: string): Promise<string[]> {
     seen.add(url);
     for (const dep of byUrl.get(url)?.dependencies ?? []) {
       if (!dep.isDynamic && dep.code) visit(dep.code.specifier);
+      else if (dep.code) dynamic.push(dep.code.specifier);
     }
   };
   visit(info.roots[0]);
   return [...seen].map((url) => url.replace(/^file:\/\/.*?\/(cli|src)\//, "$1/"));
 }
 
-Deno.test("policy check loads no command-line framework, requirement parser or API contract it does not use", async () => {
-  const graph = await staticGraph("./commands/check.ts");
-  assert.ok(graph.includes("cli/policy/api_client.ts"), "the graph was read");
-  const heavy = graph.filter((m) =>
-    /commander|pip-requirements-js|@renovatebot|src\/api\/(mod|approvals|reports|registry|mcp)\.ts|node:/
-      .test(m)
-  );
-  assert.deepEqual(heavy, [], "see docs/performance.md, Client start-up");
+/** What must not load on the path of `policy check` (docs/performance.md, "Client start-up"). */
+const HEAVY =
+  /npm:.*(zod|smol-toml|commander|pip-requirements-js|@renovatebot|shell-quote)|node:|src\/api\/(?!evaluate_limits\.ts)/;
+
+const PATHS: Array<[string, string]> = [
+  ["policy (the entry point, before a command is chosen)", "../policy.ts"],
+  ["policy check", "./commands/check.ts"],
+  [
+    "policy hook (before it reads a manifest, a shell command or a session start)",
+    "./commands/hook.ts",
+  ],
+  ["policy precommit (before a staged manifest is found)", "./commands/precommit.ts"],
+];
+
+Deno.test("check, hook and precommit load no zod, TOML parser, command-line framework, requirement parser, Node module or API contract", async (t) => {
+  for (const [name, entry] of PATHS) {
+    await t.step(name, async () => {
+      const dynamic: string[] = [];
+      const graph = await staticGraph(entry, dynamic);
+      assert.ok(graph.includes("cli/policy/lazy_import.ts"), "the graph was read");
+      assert.deepEqual(
+        graph.filter((m) => HEAVY.test(m)),
+        [],
+        "see docs/performance.md, Client start-up",
+      );
+      assert.deepEqual(
+        dynamic,
+        [],
+        'use lazyImport(): Deno loads import("literal") targets up front',
+      );
+    });
+  }
+});
+
+Deno.test("the entry point loads no command up front, and check validates its answer", async () => {
+  const entry = await staticGraph("../policy.ts");
+  assert.deepEqual(entry.filter((m) => /commands\/|program\.ts|api_client/.test(m)), []);
+  const check = await staticGraph("./commands/check.ts");
+  assert.ok(check.includes("cli/policy/generated/validators.js"));
 });

@@ -1,10 +1,11 @@
 /**
- * The three path operations `.policy.toml` discovery needs, for the absolute
- * directory paths `Deno.cwd()` returns, without `node:path`: importing it
- * loads Deno's Node compatibility layer, about 8 ms of CPU on every
- * `policy check`, `hook` and `precommit` (docs/performance.md, "Client
- * start-up"). Paths are taken as given (no `.`/`..` normalisation); on
- * Windows both separators are accepted, as `node:path` does.
+ * The path operations `.policy.toml` discovery, manifest detection and hook
+ * payloads need, without `node:path`: importing it loads Deno's Node
+ * compatibility layer, about 8 ms of CPU on every `policy check`, `hook` and
+ * `precommit` (docs/performance.md, "Client start-up"). Paths are taken as
+ * given (no `.`/`..` normalisation) except by {@link resolvePath}; on Windows
+ * both separators are accepted, as `node:path` does (drive-relative `C:x` and
+ * UNC paths are not handled).
  *
  * @module
  */
@@ -50,4 +51,23 @@ export function baseName(path: string): string {
   let start = end;
   while (start > rootLength(path) && !isSeparator(path[start - 1])) start--;
   return path.slice(start, end);
+}
+
+/**
+ * `path` made absolute against `base` (itself against the working directory
+ * when relative), `.` and `..` folded, like `node:path` `resolve(base, path)`.
+ */
+export function resolvePath(base: string, path: string): string {
+  let full = path;
+  if (rootLength(path) === 0) {
+    full = joinPath(rootLength(base) ? base : joinPath(Deno.cwd(), base), path);
+  }
+  const root = rootLength(full);
+  const parts: string[] = [];
+  for (const part of full.slice(root).split(WINDOWS ? /[\\/]/ : "/")) {
+    if (part === "..") parts.pop();
+    else if (part !== "" && part !== ".") parts.push(part);
+  }
+  const prefix = full.slice(0, root);
+  return (WINDOWS ? prefix.replaceAll("/", "\\") : prefix) + parts.join(SEPARATOR);
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { basename, dirname, join } from "node:path";
-import { baseName, joinPath, parentDir } from "./os_path.ts";
+import { basename, dirname, join, resolve } from "node:path";
+import { baseName, joinPath, parentDir, resolvePath } from "./os_path.ts";
 
 const PATHS = ["/", "/a", "/a/", "/a/b", "/a/b/", "/work/my project/app", "a", "a/b", "/ä/ü#1"];
 
@@ -24,4 +24,24 @@ Deno.test("walking up with parentDir ends at the root", () => {
     if (parentDir(dir) === dir) break;
   }
   assert.deepEqual(seen, ["/a/b/c", "/a/b", "/a", "/"]);
+});
+
+Deno.test("resolvePath agrees with node:path resolve on absolute, relative, dotted and trailing paths", () => {
+  const bases = ["/work/app", "/work/app/", "/", ".", "sub", "../up", "/a/./b/../c"];
+  const paths = [
+    "pyproject.toml",
+    "./requirements/dev.txt",
+    "../x/../y//z/",
+    "/abs/./p/../q",
+    "/",
+    ".",
+    "..",
+    "../../../../../..",
+    "a b/ä.txt",
+  ];
+  for (const base of bases) {
+    for (const path of paths) {
+      assert.equal(resolvePath(base, path), resolve(base, path), `resolvePath(${base}, ${path})`);
+    }
+  }
 });

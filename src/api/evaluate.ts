@@ -7,21 +7,14 @@ import { z } from "zod";
 import { DATA_STATUSES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
 import { defineRoute } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
+import { MAX_BATCH } from "./evaluate_limits.ts";
 
-/** Largest batch accepted (SPEC §7). */
-export const MAX_BATCH = 500;
-
-/** The server's default `LOOKUP_TIMEOUT_MS` (per upstream request). */
-export const DEFAULT_LOOKUP_TIMEOUT_MS = 4000;
-
-/**
- * Longest the server spends on lookups for one evaluation, and for one whole
- * batch (one shared deadline): 2 × `LOOKUP_TIMEOUT_MS` (SPEC §15.10).
- */
-export const LOOKUP_BOUND_MS = 2 * DEFAULT_LOOKUP_TIMEOUT_MS;
-
-/** The client's default time limit: the server's lookup bound plus 2 s for the audit write and transport. */
-export const DEFAULT_CLIENT_TIMEOUT_MS = LOOKUP_BOUND_MS + 2000;
+export {
+  DEFAULT_CLIENT_TIMEOUT_MS,
+  DEFAULT_LOOKUP_TIMEOUT_MS,
+  LOOKUP_BOUND_MS,
+  MAX_BATCH,
+} from "./evaluate_limits.ts";
 
 /** Query of `GET /evaluate`. */
 export const EvaluateQuerySchema = z.object({

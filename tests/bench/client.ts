@@ -1,10 +1,14 @@
 /**
- * Client start-up benchmark, whole processes measured with `hyperfine` in
- * one run: an empty Deno script next to `policy check`, `policy hook` (a
- * Claude Code PreToolUse edit of a file that is not a manifest) and
- * `policy precommit` with 50 staged dependencies, against a real policyd on
- * loopback. Prints the median wall time and the mean CPU time (user +
- * system, steadier on a shared machine) with their ratios to the empty script.
+ * Client start-up benchmark (issue #17: `policy check` ≤ 2 × an empty Deno
+ * script), whole processes in ONE `hyperfine` run against a real policyd on
+ * loopback: two empty scripts, `deno run empty.ts` and the same empty script
+ * run the way the installed `policy` runs (`deno run -A --config deno.json`,
+ * see tools/install.ts), next to `policy check`, `policy hook` (a Claude Code
+ * PreToolUse edit of a file that is not a manifest), `policy precommit` with
+ * nothing staged and with 50 staged dependencies. Prints the median wall time
+ * and the mean CPU time (user + system, steadier on a shared machine), each as
+ * a ratio to both empty scripts. Commands go through the shell (which feeds
+ * the hook its stdin); hyperfine subtracts the shell's own start-up.
  *
  *   deno run -A tests/bench/client.ts [--runs N]   (env BENCH_CLIENT_RUNS, default 15)
  *
@@ -22,10 +26,19 @@ const RUNS = Number(
 
 const server = await startTestServer();
 const names = Array.from({ length: 50 }, (_, i) => `"bench-package-${i}>=1.0"`);
+// The commit adds 50 dependencies to pyproject.toml: precommit parses both
+// versions of the manifest and evaluates the 50 in one batch.
 const repo = await tempGitRepo({
-  "pyproject.toml": `[project]\nname = "bench"\ndependencies = [${names.join(", ")}]\n`,
+  "pyproject.toml": `[project]\nname = "bench"\ndependencies = []\n`,
 });
+await Deno.writeTextFile(
+  join(repo, "pyproject.toml"),
+  `[project]\nname = "bench"\ndependencies = [${names.join(", ")}]\n`,
+);
 await writePolicyToml(repo, server.url);
+// A second project with nothing staged: precommit reads the index and asks nothing.
+const clean = await tempGitRepo({ "README.md": "clean\n" });
+await writePolicyToml(clean, server.url);
 await gitIn(repo, ["add", "-A"]);
 const empty = join(repo, "empty.ts");
 await Deno.writeTextFile(empty, "");
@@ -42,52 +55,67 @@ await Deno.writeTextFile(
 
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
 const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);
-// hyperfine runs each command through the shell (subtracting the shell's own
-// start-up), which also feeds the hook its stdin.
+const config = POLICY_CMD[POLICY_CMD.indexOf("--config") + 1];
 const commands: Array<[string, string]> = [
   ["deno run empty.ts", quote([Deno.execPath(), "run", empty])],
+  [
+    "deno run -A --config empty.ts",
+    quote([Deno.execPath(), "run", "-A", "--config", config, empty]),
+  ],
   ["policy check requests", policy("check", "requests")],
   ["policy hook (PreToolUse)", `${policy("hook")} < ${quote([hookInput])}`],
+  ["policy precommit (nothing)", `cd ${quote([clean])} && ${policy("precommit")}`],
   ["policy precommit (50 deps)", policy("precommit")],
 ];
 
 try {
-  const results: Array<[string, number, number]> = [];
-  for (const [name, command] of commands) {
-    const json = join(repo, "hyperfine.json");
-    const out = await new Deno.Command("hyperfine", {
-      args: [
-        "--warmup",
-        "3",
-        "--runs",
-        String(RUNS),
-        "--export-json",
-        json,
-        command,
-      ],
-      cwd: repo,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!out.success) throw new Error(`${name}: ${new TextDecoder().decode(out.stderr)}`);
-    const report = JSON.parse(await Deno.readTextFile(json));
-    const result = report.results[0];
-    results.push([name, result.median * 1000, (result.user + result.system) * 1000]);
-  }
-  const baseline = results[0][1];
+  const json = join(repo, "hyperfine.json");
+  const out = await new Deno.Command("hyperfine", {
+    args: [
+      "--warmup",
+      "5",
+      "--runs",
+      String(RUNS),
+      "--export-json",
+      json,
+      ...commands.map((c) => c[1]),
+    ],
+    cwd: repo,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  const report = JSON.parse(await Deno.readTextFile(json));
+  const results = commands.map(([name], i): [string, number, number] => {
+    const r = report.results[i];
+    return [name, r.median * 1000, (r.user + r.system) * 1000];
+  });
   console.log(
-    `policy client start-up (hyperfine, median of ${RUNS} runs, ${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno})`,
+    `policy client start-up (one hyperfine run, ${RUNS} runs each, ${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno}, load ${
+      Deno.loadavg().map((l) => l.toFixed(1)).join(" ")
+    })`,
   );
-  const baselineCpu = results[0][2];
-  for (const [name, ms, cpu] of results) {
+  console.log(
+    `${"".padEnd(30)} ${"wall ms".padStart(8)}  ${"× empty".padStart(7)} ${"× cfg".padStart(6)}   ${
+      "CPU ms".padStart(7)
+    }  ${"× empty".padStart(7)} ${"× cfg".padStart(6)}`,
+  );
+  const [[, wall0, cpu0], [, wall1, cpu1]] = results;
+  for (const [name, wall, cpu] of results) {
     console.log(
-      `${name.padEnd(28)} ${ms.toFixed(1).padStart(8)} ms  ${
-        (ms / baseline).toFixed(2).padStart(6)
-      } × empty   CPU ${cpu.toFixed(1).padStart(6)} ms  ${(cpu / baselineCpu).toFixed(2)} × empty`,
+      `${name.padEnd(30)} ${wall.toFixed(1).padStart(8)}  ${
+        (wall / wall0).toFixed(2).padStart(7)
+      } ${(wall / wall1).toFixed(2).padStart(6)}   ${cpu.toFixed(1).padStart(7)}  ${
+        (cpu / cpu0).toFixed(2).padStart(7)
+      } ${(cpu / cpu1).toFixed(2).padStart(6)}`,
     );
   }
-  console.log("goal: policy check ≤ 2.00 × empty");
+  console.log(
+    "goal (issue #17): policy check ≤ 2.00 × empty; × cfg is the like-for-like ratio " +
+      "(same deno flags and config as the installed command)",
+  );
 } finally {
   await server.close();
   await Deno.remove(repo, { recursive: true });
+  await Deno.remove(clean, { recursive: true });
 }

@@ -7,26 +7,13 @@
  */
 
 import { parsePipRequirementsFile, parsePipRequirementsLineLoosely } from "pip-requirements-js";
-import { basename, dirname, join } from "node:path";
 import { normalizeName } from "../../../src/core/names.ts";
 import { requirementName, runtimeDependencies } from "../pyproject.ts";
 import type { Dependencies } from "../pyproject.ts";
+import type { ManifestKind } from "./manifest_kind.ts";
 
-/** The kinds of manifest we read. */
-export type ManifestKind = "pyproject" | "requirements";
-
-const REQUIREMENTS_NAME = /(requirements|constraints)[^/]*\.(txt|in)$/i;
-
-/** The kind of manifest at `path`, or null for any other file. */
-export function manifestKind(path: string): ManifestKind | null {
-  const name = basename(path);
-  if (name === "pyproject.toml") return "pyproject";
-  if (REQUIREMENTS_NAME.test(name)) return "requirements";
-  if (/\.(txt|in)$/i.test(name) && basename(dirname(path)) === "requirements") {
-    return "requirements";
-  }
-  return null;
-}
+export { manifestKind, projectRootOf } from "./manifest_kind.ts";
+export type { ManifestKind } from "./manifest_kind.ts";
 
 /** Packages and referenced files (`-r`, `-c`) of a requirements file. */
 export interface RequirementsEntries {
@@ -86,21 +73,4 @@ export function requirementsFileEntries(text: string): RequirementsEntries {
  */
 export function manifestDependencies(kind: ManifestKind, text: string): Dependencies {
   return kind === "pyproject" ? runtimeDependencies(text) : requirementsFileEntries(text).packages;
-}
-
-/**
- * The project root of an edited file: the nearest ancestor directory holding
- * `.policy.toml` or `pyproject.toml` (the file's own directory first), else
- * the file's directory.
- */
-export function projectRootOf(file: string, exists: (path: string) => boolean): string {
-  const start = dirname(file);
-  if (basename(file) === "pyproject.toml") return start;
-  let dir = start;
-  for (;;) {
-    if (exists(join(dir, ".policy.toml")) || exists(join(dir, "pyproject.toml"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return start;
-    dir = parent;
-  }
 }

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { z } from "zod";
-import { isAbsolute, resolve } from "node:path";
+import { hookPayload } from "../generated/validators.js";
+import { resolvePath } from "../os_path.ts";
 import { applyHunks, parsePatch, patchText } from "./apply_patch.ts";
 
 import type { Agent } from "./names.ts";
@@ -51,7 +51,6 @@ export interface NormalizedEvent {
   model: string | null;
 }
 
-const PayloadSchema = z.looseObject({});
 type Json = Record<string, unknown>;
 
 const SHELL_TOOLS = new Set([
@@ -112,7 +111,7 @@ function applyReplacement(content: string | null, r: Replacement): string | null
 }
 
 function absolute(path: string, cwd: string | null): string {
-  return isAbsolute(path) ? resolve(path) : resolve(cwd ?? ".", path);
+  return resolvePath(cwd ?? ".", path);
 }
 
 function editsOf(input: Json): Replacement[] | null {
@@ -240,9 +239,10 @@ const SESSION_START = new Set(["sessionstart"]);
  * input that is not a hook payload at all.
  */
 export function normalizePayload(raw: unknown, agent: Agent): NormalizedEvent | string {
-  const parsed = PayloadSchema.safeParse(raw);
-  if (!parsed.success) return "standard input is not a JSON object";
-  const p = parsed.data as Json;
+  // The validator generated from PayloadSchema (payload_schema.ts) is exact for
+  // it both ways (validate_test.ts), so no zod fallback is needed to word this.
+  if (!hookPayload(raw)) return "standard input is not a JSON object";
+  const p = raw as Json;
   const camel = typeof p.hookEventName === "string" && typeof p.hook_event_name !== "string";
   const dialect: Dialect = agent === "claude" && camel ? "vscode" : agent;
   let eventName = str(p.hook_event_name) ?? str(p.hookEventName);

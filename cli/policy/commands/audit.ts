@@ -47,7 +47,7 @@ export interface AuditOptions {
 
 /** Runs `audit`. */
 export async function audit(options: AuditOptions, io: Io): Promise<number> {
-  const config = loadConfig(io.cwd);
+  const config = await loadConfig(io.cwd);
   const label = (path: string) => {
     const rel = relative(io.cwd, path) || ".";
     return sep === "/" ? rel : rel.split(sep).join("/");

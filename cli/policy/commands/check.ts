@@ -63,7 +63,7 @@ export function missingDataWarning(result: EvaluationResult): string | null {
 
 /** Runs `check`. */
 export async function check(options: CheckOptions, io: Io): Promise<number> {
-  const config = loadConfig(io.cwd);
+  const config = await loadConfig(io.cwd);
   const client = clientFromConfig(config, {
     source: "check",
     agentModel: options.agentModel,

@@ -9,18 +9,17 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
 import { clientFromConfig } from "../api_client.ts";
 import type { ApiClient } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
-import { handleSessionStart } from "../hooks/claude.ts";
 import { gateAction } from "../hooks/gate.ts";
 import type { GateDeps } from "../hooks/gate.ts";
 import { normalizePayload } from "../agents/payload.ts";
 import type { Agent, Dialect, ToolAction } from "../agents/payload.ts";
-import { manifestKind, projectRootOf } from "../agents/manifests.ts";
+import { manifestKind, projectRootOf } from "../agents/manifest_kind.ts";
+import { lazyImport } from "../lazy_import.ts";
 import { preToolAnswer, sessionStartAnswer } from "../agents/answer.ts";
 
 /** Model name recorded when neither the payload nor POLICY_AGENT_MODEL says. */
@@ -35,6 +34,15 @@ const DEFAULT_MODEL: Record<Dialect, string> = {
 
 /** Environment variables agents set to the project directory, in order of trust. */
 const PROJECT_DIR_VARS = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"];
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function readFile(path: string): string | null {
   try {
@@ -53,7 +61,7 @@ function readFile(path: string): string | null {
 function configStart(action: ToolAction | null, cwd: string | null, io: Io): string {
   if (action?.kind === "files") {
     const manifest = action.changes.find((c) => manifestKind(c.path) !== null);
-    if (manifest) return projectRootOf(manifest.path, existsSync);
+    if (manifest) return projectRootOf(manifest.path, exists);
   }
   if (cwd) return cwd;
   for (const name of PROJECT_DIR_VARS) {
@@ -83,7 +91,7 @@ export async function hookOutput(
   }
   if (event.event === "other" || (event.event === "pre_tool" && event.action === null)) return null;
   const start = configStart(event.action, event.cwd, io);
-  const config = loadConfig(start);
+  const config = await loadConfig(start);
   let client: ApiClient | ClientError;
   try {
     client = clientFromConfig(config, {
@@ -98,6 +106,9 @@ export async function hookOutput(
   }
   const deps: GateDeps = { client, readFile };
   if (event.event === "session_start") {
+    const { handleSessionStart } = await lazyImport<typeof import("../hooks/claude.ts")>(
+      new URL("../hooks/claude.ts", import.meta.url),
+    );
     const context = await handleSessionStart(config.root, config, deps);
     return context === null ? null : sessionStartAnswer(event.dialect, context);
   }

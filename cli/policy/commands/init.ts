@@ -112,7 +112,7 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
       flags ? "exists; edit it to change settings" : undefined,
     );
   }
-  const config = loadConfig(root);
+  const config = await loadConfig(root);
   const portable = onPath("policy", io.env("PATH"));
 
   if (options.precommit) {

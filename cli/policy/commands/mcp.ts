@@ -84,7 +84,7 @@ export function createForwardingServer(
 
 /** Runs `policy mcp` until standard input closes. */
 export async function mcp(io: Io): Promise<number> {
-  const config = loadConfig(io.cwd);
+  const config = await loadConfig(io.cwd);
   const api = clientFromConfig(config, { source: "mcp", env: io.env, fetch: io.fetch });
   const call = remoteToolCaller({ serverUrl: api.serverUrl, headers: api.headers() });
   const ended = new Promise<void>((resolve) => {

@@ -13,9 +13,9 @@ import { loadConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 import { fileAt, stagedPaths } from "../git.ts";
-import { runPrecommit } from "../hooks/precommit.ts";
 import type { ManifestChange } from "../hooks/precommit.ts";
-import { manifestKind } from "../agents/manifests.ts";
+import { manifestKind } from "../agents/manifest_kind.ts";
+import { lazyImport } from "../lazy_import.ts";
 
 /** Options of `precommit`. */
 export interface PrecommitCommandOptions {
@@ -38,7 +38,7 @@ async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChang
 export async function precommit(io: Io, options: PrecommitCommandOptions = {}): Promise<number> {
   let config;
   try {
-    config = loadConfig(io.cwd);
+    config = await loadConfig(io.cwd);
   } catch (error) {
     if (!(error instanceof ClientError)) throw error;
     io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
@@ -51,10 +51,13 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const result = await runPrecommit({
-    manifests: await stagedManifests(io.cwd, options.all ?? false),
-    client,
-  });
+  const manifests = await stagedManifests(io.cwd, options.all ?? false);
+  // No manifest staged: nothing to parse or ask, so the requirement parser stays unloaded.
+  if (manifests.length === 0) return 0;
+  const { runPrecommit } = await lazyImport<typeof import("../hooks/precommit.ts")>(
+    new URL("../hooks/precommit.ts", import.meta.url),
+  );
+  const result = await runPrecommit({ manifests, client });
   io.stderr(result.stderr);
   return result.code;
 }

@@ -24,7 +24,7 @@ export async function requestApproval(options: RequestApprovalOptions, io: Io): 
   if (options.rationale.trim() === "") {
     throw new ClientError("usage", "--rationale must not be empty");
   }
-  const config = loadConfig(io.cwd);
+  const config = await loadConfig(io.cwd);
   const client = clientFromConfig(config, {
     source: "check",
     agentModel: options.agentModel,

@@ -41,11 +41,11 @@ export async function status(options: StatusOptions, io: Io): Promise<number> {
   let config: ResolvedConfig;
   let client: StatusInputs["client"];
   try {
-    config = loadConfig(io.cwd);
+    config = await loadConfig(io.cwd);
     client = clientFromConfig(config, { source: "check", env: io.env, fetch: io.fetch });
   } catch (error) {
     if (!(error instanceof ClientError)) throw error;
-    config ??= resolveConfig({}, io.cwd, null);
+    config ??= await resolveConfig({}, io.cwd, null);
     client = error;
   }
   const hooksDir = await gitHooksDir(config.root);

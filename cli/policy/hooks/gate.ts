@@ -6,16 +6,14 @@
  * @module
  */
 
-import { basename } from "node:path";
 import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import type { ResolvedConfig } from "../config.ts";
 import { ClientError, ServerUnreachable } from "../exit_codes.ts";
-import { diffDependencies, pinnedVersion } from "../pyproject.ts";
-import type { Dependencies } from "../pyproject.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
-import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
-import { requestedPackages } from "../agents/shell.ts";
+import { manifestKind } from "../agents/manifest_kind.ts";
+import { lazyImport } from "../lazy_import.ts";
 import type { ToolAction } from "../agents/payload.ts";
+import type { Wanted } from "./gate_readers.ts";
 
 /** Internal decision: "deny" blocks; "allow" defers to the user's normal permissions. */
 export type HookDecision = "allow" | "deny";
@@ -27,9 +25,6 @@ export interface GateDeps {
   /** Reads a text file; null when it does not exist. */
   readFile(path: string): string | null;
 }
-
-/** A package the action adds: normalised name → spec as written. */
-type Wanted = Map<string, { spec: string; version: string | null }>;
 
 const MAX_CONTEXT = 9_500;
 
@@ -71,103 +66,6 @@ export async function evaluateWanted(
   }
 }
 
-function safeDeps(kind: "pyproject" | "requirements", text: string | null): Dependencies | null {
-  if (text === null) return new Map();
-  try {
-    return manifestDependencies(kind, text);
-  } catch {
-    return null;
-  }
-}
-
-/** Packages added or changed by file changes, and the manifests they touch; null: no manifest. */
-function addedByFiles(
-  action: Extract<ToolAction, { kind: "files" }>,
-  deps: GateDeps,
-): { wanted: Wanted; files: string[]; loose: Set<string> } | null {
-  const wanted: Wanted = new Map();
-  const loose = new Set<string>();
-  const files: string[] = [];
-  for (const change of action.changes) {
-    const kind = manifestKind(change.path);
-    if (kind === null) continue;
-    files.push(basename(change.path));
-    const current = deps.readFile(change.readFrom ?? change.path);
-    const after = change.after(current);
-    if (after === null) {
-      // Not simulable here (the editor may match loosely): judge the lines it inserts.
-      if (change.inserted) {
-        for (const [name, spec] of insertedRequirements(kind, change.inserted, current)) {
-          if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
-          loose.add(name);
-        }
-      }
-      continue;
-    }
-    const afterDeps = safeDeps(kind, after);
-    if (afterDeps === null) continue;
-    const before = change.readFrom ? deps.readFile(change.path) : current;
-    const [added] = diffDependencies(safeDeps(kind, before) ?? new Map(), afterDeps);
-    for (const [name, spec] of added) {
-      if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
-    }
-  }
-  return files.length ? { wanted, files, loose } : null;
-}
-
-/** A quoted PEP 508 string alone on a line (a TOML array item), or an item inside `[...]`. */
-const QUOTED_ITEM =
-  /^\s*(?:[A-Za-z_-]+\s*=\s*\[)?\s*["']([A-Za-z0-9][^"']*)["']\s*,?\s*\]?\s*(#.*)?$/;
-
-/**
- * Requirements among the lines a replacement inserts that it does not also
- * take out and the file does not already declare: requirement lines of a
- * requirements file, quoted array items of a pyproject.toml.
- */
-export function insertedRequirements(
-  kind: "pyproject" | "requirements",
-  inserted: { added: string; removed: string },
-  current: string | null,
-): Dependencies {
-  const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const removed = new Set(lines(inserted.removed));
-  const fresh = lines(inserted.added).filter((l) => !removed.has(l));
-  let found: Dependencies;
-  if (kind === "requirements") {
-    found = manifestDependencies("requirements", fresh.join("\n"));
-  } else {
-    found = new Map();
-    // A sketch of the whole file (VS Code's insert_edit_into_file) parses as TOML: its
-    // `# ...existing code...` markers are comments. A fragment does not, and is read by lines.
-    for (const text of [fresh.join("\n"), `[project]\n${fresh.join("\n")}`]) {
-      try {
-        for (const [name, spec] of manifestDependencies("pyproject", text)) found.set(name, spec);
-      } catch {
-        // not TOML on its own
-      }
-      if (found.size) break;
-    }
-    for (const line of fresh) {
-      const item = QUOTED_ITEM.exec(line);
-      if (!item) continue;
-      const deps = manifestDependencies("requirements", item[1]);
-      for (const [name, spec] of deps) if (!found.has(name)) found.set(name, spec);
-    }
-  }
-  const existing = safeDeps(kind, current) ?? new Map();
-  return new Map([...found].filter(([name, spec]) => existing.get(name) !== spec));
-}
-
-function addedByCommand(command: string, cwd: string, deps: GateDeps): Wanted | null {
-  const requested = requestedPackages(command, cwd, deps.readFile);
-  if (requested.length === 0) return null;
-  const wanted: Wanted = new Map();
-  for (const r of requested) {
-    if (!wanted.has(r.name)) wanted.set(r.name, { spec: r.spec, version: r.version });
-  }
-  return wanted;
-}
-
 /**
  * Decides on one tool call. Null when it neither installs packages nor edits
  * a manifest (no server call); `["deny", reason]` when a package it adds is
@@ -185,6 +83,13 @@ export async function gateAction(
   let loose = new Set<string>();
   let subject: string;
   let doing: string;
+  // Neither a shell command nor a manifest edit: nothing to parse, nothing to load.
+  if (action.kind === "files" && !action.changes.some((c) => manifestKind(c.path) !== null)) {
+    return null;
+  }
+  const { addedByCommand, addedByFiles } = await lazyImport<
+    typeof import("./gate_readers.ts")
+  >(new URL("./gate_readers.ts", import.meta.url));
   if (action.kind === "shell") {
     const found = addedByCommand(action.command, action.cwd ?? cwd, deps);
     if (found === null) return null;

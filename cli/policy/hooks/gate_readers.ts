@@ -1,0 +1,117 @@
+/**
+ * What a tool call adds, read from manifests and shell commands: the part of
+ * the agent gate (`gate.ts`) that needs the requirement parser and the shell
+ * parser, loaded only for a manifest edit or a shell command
+ * (docs/performance.md, "Client start-up").
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import { diffDependencies, pinnedVersion } from "../pyproject.ts";
+import type { Dependencies } from "../pyproject.ts";
+import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
+import { requestedPackages } from "../agents/shell.ts";
+import type { ToolAction } from "../agents/payload.ts";
+import type { GateDeps } from "./gate.ts";
+
+/** A package the action adds: normalised name → spec as written. */
+export type Wanted = Map<string, { spec: string; version: string | null }>;
+
+function safeDeps(kind: "pyproject" | "requirements", text: string | null): Dependencies | null {
+  if (text === null) return new Map();
+  try {
+    return manifestDependencies(kind, text);
+  } catch {
+    return null;
+  }
+}
+
+/** Packages added or changed by file changes, and the manifests they touch; null: no manifest. */
+export function addedByFiles(
+  action: Extract<ToolAction, { kind: "files" }>,
+  deps: GateDeps,
+): { wanted: Wanted; files: string[]; loose: Set<string> } | null {
+  const wanted: Wanted = new Map();
+  const loose = new Set<string>();
+  const files: string[] = [];
+  for (const change of action.changes) {
+    const kind = manifestKind(change.path);
+    if (kind === null) continue;
+    files.push(basename(change.path));
+    const current = deps.readFile(change.readFrom ?? change.path);
+    const after = change.after(current);
+    if (after === null) {
+      // Not simulable here (the editor may match loosely): judge the lines it inserts.
+      if (change.inserted) {
+        for (const [name, spec] of insertedRequirements(kind, change.inserted, current)) {
+          if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
+          loose.add(name);
+        }
+      }
+      continue;
+    }
+    const afterDeps = safeDeps(kind, after);
+    if (afterDeps === null) continue;
+    const before = change.readFrom ? deps.readFile(change.path) : current;
+    const [added] = diffDependencies(safeDeps(kind, before) ?? new Map(), afterDeps);
+    for (const [name, spec] of added) {
+      if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
+    }
+  }
+  return files.length ? { wanted, files, loose } : null;
+}
+
+/** A quoted PEP 508 string alone on a line (a TOML array item), or an item inside `[...]`. */
+const QUOTED_ITEM =
+  /^\s*(?:[A-Za-z_-]+\s*=\s*\[)?\s*["']([A-Za-z0-9][^"']*)["']\s*,?\s*\]?\s*(#.*)?$/;
+
+/**
+ * Requirements among the lines a replacement inserts that it does not also
+ * take out and the file does not already declare: requirement lines of a
+ * requirements file, quoted array items of a pyproject.toml.
+ */
+export function insertedRequirements(
+  kind: "pyproject" | "requirements",
+  inserted: { added: string; removed: string },
+  current: string | null,
+): Dependencies {
+  const lines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const removed = new Set(lines(inserted.removed));
+  const fresh = lines(inserted.added).filter((l) => !removed.has(l));
+  let found: Dependencies;
+  if (kind === "requirements") {
+    found = manifestDependencies("requirements", fresh.join("\n"));
+  } else {
+    found = new Map();
+    // A sketch of the whole file (VS Code's insert_edit_into_file) parses as TOML: its
+    // `# ...existing code...` markers are comments. A fragment does not, and is read by lines.
+    for (const text of [fresh.join("\n"), `[project]\n${fresh.join("\n")}`]) {
+      try {
+        for (const [name, spec] of manifestDependencies("pyproject", text)) found.set(name, spec);
+      } catch {
+        // not TOML on its own
+      }
+      if (found.size) break;
+    }
+    for (const line of fresh) {
+      const item = QUOTED_ITEM.exec(line);
+      if (!item) continue;
+      const deps = manifestDependencies("requirements", item[1]);
+      for (const [name, spec] of deps) if (!found.has(name)) found.set(name, spec);
+    }
+  }
+  const existing = safeDeps(kind, current) ?? new Map();
+  return new Map([...found].filter(([name, spec]) => existing.get(name) !== spec));
+}
+
+/** Packages a shell command installs; null when it installs none. */
+export function addedByCommand(command: string, cwd: string, deps: GateDeps): Wanted | null {
+  const requested = requestedPackages(command, cwd, deps.readFile);
+  if (requested.length === 0) return null;
+  const wanted: Wanted = new Map();
+  for (const r of requested) {
+    if (!wanted.has(r.name)) wanted.set(r.name, { spec: r.spec, version: r.version });
+  }
+  return wanted;
+}
