@@ -19,7 +19,9 @@
  *        BENCH_CPU_PROF=DIR (write policyd's V8 CPU profile to DIR, `deno run --cpu-prof`),
  *        BENCH_ONLY=evaluate (measure only policyd, e.g. while profiling),
  *        BENCH_COMPARE_REPO=DIR (also run `policyd serve` from the checkout DIR as
- *          target `compare`, in the same alternating rounds: an A/B of a change)
+ *          target `compare`, in the same alternating rounds: an A/B of a change),
+ *        BENCH_COMPARE_ENV="NAME=VALUE …" (settings of the `compare` target only; with
+ *          BENCH_COMPARE_REPO=. an A/B of a setting, e.g. AUDIT_WRITER=thread)
  *
  * Next to requests per second it prints each server's CPU time per answered
  * request (user + system of the whole process, every thread, read from
@@ -52,6 +54,13 @@ const WRK = Deno.env.get("BENCH_WRK") ?? "wrk";
 const CPU_PROF = Deno.env.get("BENCH_CPU_PROF");
 const ONLY = Deno.env.get("BENCH_ONLY");
 const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
+const COMPARE_ENV: Record<string, string> = Object.fromEntries(
+  (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=VALUE, got ${pair}`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }),
+);
 
 /** A server process under test. */
 interface Target {
@@ -157,7 +166,12 @@ function median(values: number[]): number {
 }
 
 /** `policyd serve` from the checkout `repo`, auditing into `db`. */
-function spawnPolicyd(name: string, repo: string, db: string): Promise<Target> {
+function spawnPolicyd(
+  name: string,
+  repo: string,
+  db: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Target> {
   return spawnServer(
     name,
     [
@@ -182,6 +196,7 @@ function spawnPolicyd(name: string, repo: string, db: string): Promise<Target> {
       ...(Deno.env.get("BENCH_AUDIT_WRITER")
         ? { AUDIT_WRITER: Deno.env.get("BENCH_AUDIT_WRITER")! }
         : {}),
+      ...extraEnv,
     },
     "/api/v1/evaluate?package=requests&version=2.32.3",
     repo,
@@ -205,7 +220,7 @@ try {
     await spawnPolicyd("evaluate", REPO, join(dir, "policyd.db")),
   );
   if (COMPARE_REPO) {
-    targets.push(await spawnPolicyd("compare", COMPARE_REPO, join(dir, "compare.db")));
+    targets.push(await spawnPolicyd("compare", COMPARE_REPO, join(dir, "compare.db"), COMPARE_ENV));
   }
   const WARM = 300;
   for (const target of targets) await warm(target.url, WARM);
