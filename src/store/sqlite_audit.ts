@@ -10,15 +10,13 @@ import {
   AUDIT_INSERT_COLUMNS,
   auditInsertValues,
   auditWhere,
-  groupColumns,
   SQLITE_DIALECT,
   storedAuditRow,
-  unionOfCveLists,
 } from "./sql_filter.ts";
-import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+import type { AuditRow, AuditStore, NewAuditRow } from "./types.ts";
 import { auditRowFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
-
-const GROUP_COLUMNS = groupColumns(SQLITE_DIALECT);
+import { rollupGroup } from "./rollup_group.ts";
+import { createSqliteRollups } from "./sqlite_rollup.ts";
 
 type Row = Record<string, SQLInputValue>;
 
@@ -45,8 +43,10 @@ export interface SqliteAuditDeps {
 export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore {
   const { db, inTransaction, now, isClosed } = deps;
   const insertAudit = db.prepare(AUDIT_INSERT);
+  const rollups = createSqliteRollups(db, inTransaction);
   const insertOne = (row: NewAuditRow): AuditRow => {
     const ts = now().toISOString();
+    rollups.noteInsert(ts);
     const result = insertAudit.run(...auditInsertValues(row, ts));
     return storedAuditRow(row, Number(result.lastInsertRowid), ts);
   };
@@ -65,37 +65,7 @@ export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore 
           .all(...where.params, limit) as Row[];
         return rows.map((r) => auditRowFrom(r, SQLITE_COLUMNS));
       }),
-    group: (filter, by) =>
-      Promise.resolve().then(() => {
-        const columns = by.map((key, i) => `${GROUP_COLUMNS[key]} AS k${i}`);
-        const where = auditWhere(filter, SQLITE_DIALECT);
-        const select = columns.length ? `${columns.join(", ")}, ` : "";
-        const groupBy = columns.length ? `GROUP BY ${by.map((_, i) => `k${i}`).join(", ")}` : "";
-        const from = by.includes("cve")
-          ? "audit_log, json_each(audit_log.cve_ids) AS cve"
-          : "audit_log";
-        const rows = db.prepare(
-          `SELECT ${select}COUNT(*) AS count, MAX(max_cvss) AS max_cvss, MAX(ts) AS last_ts,
-             json_group_array(DISTINCT project) AS projects,
-             group_concat(cve_ids, char(31)) AS cve_lists
-           FROM ${from} ${where.sql} ${groupBy}
-           ORDER BY count DESC, last_ts DESC`,
-        ).all(...where.params) as Row[];
-        return rows
-          .filter((row) => Number(row.count) > 0)
-          .map((row): AuditGroup => ({
-            keys: Object.fromEntries(by.map((key, i) => [key, row[`k${i}`] as string | null])),
-            count: Number(row.count),
-            max_cvss: row.max_cvss === null ? null : Number(row.max_cvss),
-            last_ts: String(row.last_ts),
-            projects: (JSON.parse(String(row.projects)) as string[]).sort(),
-            cve_ids: unionOfCveLists(
-              String(row.cve_lists ?? "").split("\x1f").filter(Boolean).map((list) =>
-                JSON.parse(list) as string[]
-              ),
-            ),
-          }));
-      }),
+    group: (filter, by) => rollupGroup(rollups.backend, filter, by),
     lastAlert: (pkg) =>
       Promise.resolve().then(() => {
         const row = db.prepare(

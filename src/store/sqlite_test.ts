@@ -1,5 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { sqliteGroup } from "./sqlite_group.ts";
 import { openSqliteStore } from "./sqlite.ts";
 import { storeContract } from "./contract_test_suite.ts";
 import { auditCount, queryDb } from "../../tests/helpers/db.ts";
@@ -11,6 +13,17 @@ storeContract("sqlite", async ({ now }) => {
   return {
     store,
     committedAuditRows: () => Promise.resolve(auditCount(path)),
+    rawGroup: (filter, by) =>
+      Promise.resolve().then(() => {
+        const db = new DatabaseSync(path, { readOnly: true });
+        try {
+          return sqliteGroup(db, filter, by);
+        } finally {
+          db.close();
+        }
+      }),
+    storedRollupBuckets: () =>
+      Promise.resolve(Number(queryDb(path, "SELECT COUNT(*) AS n FROM audit_rollup_buckets")[0].n)),
     dispose: async () => {
       await store.close();
       await Deno.remove(dir, { recursive: true });
@@ -24,7 +37,7 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   await openSqliteStore(path).close();
   await openSqliteStore(path).close();
   const migrations = queryDb(path, "SELECT version FROM schema_migrations");
-  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3]);
+  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3, 4]);
   equal(queryDb(path, "PRAGMA journal_mode")[0].journal_mode, "wal");
   const tables = queryDb(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .map((t) => t.name);

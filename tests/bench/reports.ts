@@ -1,7 +1,9 @@
 /**
  * Reports at scale: each report (legal, security, agents; default window of
  * 30 days, all projects) over an audit log of 1,000,000 rows, timed next to
- * a full scan of the same table in the same run. The rows span one year
+ * a full scan of the same table in the same run: the first (cold) run of
+ * each report, which materialises the rollup buckets it reads, apart from
+ * the median of the warm runs after it. The rows span one year
  * (a year's retention), with realistic shares of verdicts, categories,
  * licenses, projects and agents. The database is built once per run in a
  * temporary directory.
@@ -62,16 +64,19 @@ function syntheticRow(i: number): NewAuditRow {
   });
 }
 
-async function median(fn: () => unknown): Promise<number> {
+/** The first (cold) run's time and the median of RUNS warm runs after it. */
+async function coldAndWarm(fn: () => unknown): Promise<{ cold: number; warm: number }> {
+  let started = performance.now();
   await fn();
+  const cold = performance.now() - started;
   const times: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const started = performance.now();
+    started = performance.now();
     await fn();
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return { cold, warm: times[Math.floor(times.length / 2)] };
 }
 
 const kept = Deno.env.get("BENCH_REPORT_DB");
@@ -91,36 +96,42 @@ try {
   }
   const loadMs = performance.now() - started;
 
-  const db = new DatabaseSync(path, { readOnly: true });
-  const fullScan = await median(() =>
+  // Start from no rollups, also on a reused database, so the first run is really cold.
+  const db = new DatabaseSync(path);
+  db.exec("DELETE FROM audit_rollup; DELETE FROM audit_rollup_buckets");
+  const fullScan = (await coldAndWarm(() =>
     db.prepare(
       "SELECT COUNT(*) AS n, SUM(LENGTH(reason)) AS bytes FROM audit_log WHERE reason NOT LIKE '%no such text%'",
     ).get()
-  );
+  )).warm;
   db.close();
 
   const params: ReportParams = { days: 30, project: null, limit: 20, now: new Date(END) };
-  const results: Array<[string, number]> = [
-    ["legal", await median(() => legalReport(store.audit, params))],
-    ["security", await median(() => securityReport(store.audit, params, null))],
-    ["agents", await median(() => agentsReport(store.audit, params))],
+  const results: Array<[string, { cold: number; warm: number }]> = [
+    ["legal", await coldAndWarm(() => legalReport(store.audit, params))],
+    ["security", await coldAndWarm(() => securityReport(store.audit, params, null))],
+    ["agents", await coldAndWarm(() => agentsReport(store.audit, params))],
   ];
   await store.close();
 
   console.log(
     `reports benchmark: ${ROWS.toLocaleString("en")} audit rows over 365 days (${
       reuse ? "reused" : `loaded in ${(loadMs / 1000).toFixed(1)} s`
-    }), window 30 days, median of ${RUNS} runs`,
+    }), window 30 days, median of ${RUNS} warm runs`,
   );
   console.log(`full table scan              ${fullScan.toFixed(1).padStart(8)} ms`);
-  for (const [name, ms] of results) {
+  const ratio = (ms: number) => `${(ms / fullScan).toFixed(3)} × full scan`;
+  for (const [name, { cold, warm }] of results) {
     console.log(
-      `${(name + " report").padEnd(28)} ${ms.toFixed(1).padStart(8)} ms  ${
-        (ms / fullScan).toFixed(3)
-      } × full scan`,
+      `${(name + " report").padEnd(28)} ${warm.toFixed(1).padStart(8)} ms  ${ratio(warm)}` +
+        `   (cold, first run: ${cold.toFixed(1)} ms, ${ratio(cold)})`,
     );
   }
-  console.log("goal: each report ≤ 0.100 × full scan");
+  console.log(
+    "goal: each report ≤ 0.100 × full scan in steady state (warm: the rollup buckets of the window\n" +
+      "are stored); the cold run materialises them (each report its own cubes; cubes shared with a\n" +
+      "report run before it are already there)",
+  );
 } finally {
   await Deno.remove(dir, { recursive: true });
 }

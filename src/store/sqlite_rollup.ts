@@ -1,0 +1,127 @@
+/**
+ * The rollups on SQLite: bucket groups of each cube in `audit_rollup`,
+ * which buckets are stored in `audit_rollup_buckets`. A bucket is
+ * materialised in one write transaction on the first read that needs it;
+ * `node:sqlite` is synchronous, so no insert can run between the read of
+ * the audit rows and the write of the bucket. An audit row stamped inside a
+ * stored bucket (an injected clock, a lagging instance) deletes that bucket
+ * in its own insert transaction, and the next read materialises it again.
+ *
+ * @module
+ */
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import {
+  ROLLUP_COLUMNS,
+  rollupReadParams,
+  rollupReadSql,
+  rollupRowValues,
+  storedGroupFrom,
+} from "./rollup_sql.ts";
+import { SQLITE_DIALECT } from "./sql_filter.ts";
+import { CUBES } from "./rollup_cubes.ts";
+import type { RollupBackend } from "./rollup_group.ts";
+import { bucketEnd, bucketOf, type Grain, GRAINS } from "./rollup_plan.ts";
+import { sqliteGroup } from "./sqlite_group.ts";
+import type { Transaction } from "./sqlite_transaction.ts";
+
+type Row = Record<string, SQLInputValue>;
+
+/** The SQLite rollups: the read side and the insert path's hook. */
+export interface SqliteRollups {
+  backend: RollupBackend;
+  /**
+   * Called inside the insert transaction for each new row: drops the stored
+   * buckets holding `ts` when there may be any. A string comparison unless
+   * the row is late.
+   */
+  noteInsert(ts: string): void;
+}
+
+/** Creates the rollups of a migrated database. */
+export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction): SqliteRollups {
+  const cubeList = CUBES.map(() => "?").join(", ");
+  const cubeNames = CUBES.map((cube) => cube.name);
+  const dropRows = db.prepare(
+    `DELETE FROM audit_rollup WHERE cube IN (${cubeList}) AND grain = ? AND bucket = ?`,
+  );
+  const dropBuckets = db.prepare(
+    `DELETE FROM audit_rollup_buckets WHERE cube IN (${cubeList}) AND grain = ? AND bucket = ?`,
+  );
+  const storedBuckets = db.prepare(
+    `SELECT bucket FROM audit_rollup_buckets WHERE cube = ? AND grain = ? AND bucket >= ? AND bucket <= ?`,
+  );
+  const insertRow = db.prepare(
+    `INSERT INTO audit_rollup (${ROLLUP_COLUMNS.join(", ")})
+     VALUES (${ROLLUP_COLUMNS.map(() => "?").join(", ")})`,
+  );
+  const insertBucket = db.prepare(
+    "INSERT INTO audit_rollup_buckets (cube, grain, bucket, bucket_end) VALUES (?, ?, ?, ?)",
+  );
+  const reads = new Map<string, StatementSync>();
+  const readStatement = (ranges: number, perDay: boolean) => {
+    const id = `${ranges}/${perDay}`;
+    let statement = reads.get(id);
+    if (!statement) {
+      reads.set(id, statement = db.prepare(rollupReadSql(SQLITE_DIALECT, ranges, perDay)));
+    }
+    return statement;
+  };
+  const newest = db.prepare("SELECT MAX(ts) AS ts FROM audit_log");
+  // Rows stamped before this may fall into a stored bucket (the newest bucket end this process saw).
+  let lateBefore = String(
+    (db.prepare("SELECT MAX(bucket_end) AS e FROM audit_rollup_buckets").get() as Row).e ?? "",
+  );
+
+  const materialise = (cubeName: string, grain: Grain, buckets: string[]) => {
+    const cube = CUBES.find((c) => c.name === cubeName)!;
+    const first = buckets[0], last = buckets.at(-1)!;
+    const missingBuckets = () => {
+      const stored = new Set(
+        (storedBuckets.all(cube.name, grain, first, last) as Row[]).map((r) => String(r.bucket)),
+      );
+      return new Set(buckets.filter((b) => !stored.has(b)));
+    };
+    if (missingBuckets().size === 0) return;
+    const until = bucketEnd(last, grain);
+    inTransaction(() => {
+      // Again inside the write lock: another process may have stored them meanwhile.
+      const missing = missingBuckets();
+      const groups = sqliteGroup(db, { ...cube.where, since: first, until }, cube.by, grain);
+      for (const g of groups) {
+        if (!missing.has(g.bucket!)) continue;
+        insertRow.run(...rollupRowValues(cube, grain, g));
+      }
+      for (const bucket of missing) {
+        insertBucket.run(cube.name, grain, bucket, bucketEnd(bucket, grain));
+      }
+    });
+    if (until > lateBefore) lateBefore = until;
+  };
+
+  return {
+    backend: {
+      rawGroup: (filter, by) => Promise.resolve().then(() => sqliteGroup(db, filter, by)),
+      newestTs: () =>
+        Promise.resolve().then(() => {
+          const ts = (newest.get() as Row).ts;
+          return ts === null ? null : String(ts);
+        }),
+      read: (cube, ranges, perDay) =>
+        Promise.resolve().then(() => {
+          for (const { grain, buckets } of ranges) materialise(cube.name, grain, buckets);
+          const rows = readStatement(ranges.length, perDay).all(
+            ...rollupReadParams(cube, ranges),
+          ) as Row[];
+          return rows.map((row) => storedGroupFrom(row, (value) => JSON.parse(String(value))));
+        }),
+    },
+    noteInsert(ts) {
+      if (ts >= lateBefore) return;
+      for (const { name } of GRAINS) {
+        const bucket = bucketOf(Date.parse(ts), name);
+        dropRows.run(...cubeNames, name, bucket);
+        dropBuckets.run(...cubeNames, name, bucket);
+      }
+    },
+  };
+}
