@@ -11,7 +11,7 @@
  */
 import { CUBES } from "./rollup_cubes.ts";
 import type { RollupBackend } from "./rollup_group.ts";
-import { bucketEnd, bucketOf, type Grain, GRAINS } from "./rollup_plan.ts";
+import { bucketEnd, bucketOf, type Grain, GRAINS, rangesEnd } from "./rollup_plan.ts";
 import type { Sql } from "./postgres_connection.ts";
 import { postgresGroup, type Queryable } from "./postgres_group.ts";
 import {
@@ -19,7 +19,7 @@ import {
   rollupReadParams,
   rollupReadSql,
   rollupRowValues,
-  storedGroupFrom,
+  storedGroupsFrom,
 } from "./rollup_sql.ts";
 import { POSTGRES_DIALECT } from "./sql_filter.ts";
 
@@ -57,7 +57,6 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
   const materialise = async (cubeName: string, grain: Grain, buckets: string[]) => {
     const cube = CUBES.find((c) => c.name === cubeName)!;
     const until = bucketEnd(buckets.at(-1)!, grain);
-    if (until > lateBefore) lateBefore = until;
     await Promise.allSettled([...inserts]);
     await sql.begin(async (tx) => {
       await tx.unsafe("SELECT pg_advisory_xact_lock($1)", [ROLLUP_LOCK_KEY]);
@@ -96,13 +95,11 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
   };
 
   /** One materialisation per cube at a time in this process. */
-  const ensure = async (cubeName: string, grain: Grain, buckets: string[]) => {
-    const stored = await storedBuckets(sql, cubeName, grain, buckets);
-    if (buckets.every((b) => stored.has(b))) return;
+  const ensure = (cubeName: string, grain: Grain, buckets: string[]) => {
     const previous = busy.get(cubeName) ?? Promise.resolve();
     const run = previous.then(() => materialise(cubeName, grain, buckets));
     busy.set(cubeName, run.catch(() => {}));
-    await run;
+    return run;
   };
 
   return {
@@ -113,12 +110,23 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
         return ts === null ? null : new Date(ts).toISOString();
       },
       async read(cube, ranges, perDay) {
-        for (const { grain, buckets } of ranges) await ensure(cube.name, grain, buckets);
-        const rows = await sql.unsafe(
-          rollupReadSql(POSTGRES_DIALECT, ranges.length, perDay),
-          rollupReadParams(cube, ranges),
-        );
-        return rows.map((row) => storedGroupFrom(row, (value) => value as string[]));
+        const statement = rollupReadSql(POSTGRES_DIALECT, ranges.length, perDay);
+        const params = rollupReadParams(cube, ranges);
+        // Stored buckets, by this instance or another one, make rows stamped before their end late;
+        // raised before reading, so that an insert checking after this cannot miss a bucket read here.
+        const end = rangesEnd(ranges);
+        if (end > lateBefore) lateBefore = end;
+        for (;;) {
+          // The marks and the groups come from one snapshot: a late insert that dropped a
+          // bucket after the check shows as a missing mark, and the loop materialises it again.
+          const stored = storedGroupsFrom(
+            await sql.unsafe(statement, params),
+            ranges,
+            (value) => value as string[],
+          );
+          if (stored) return stored;
+          for (const { grain, buckets } of ranges) await ensure(cube.name, grain, buckets);
+        }
       },
     },
     late: (stamps) => stamps.filter((ts) => ts < lateBefore),

@@ -60,6 +60,14 @@ export function bucketEnd(bucket: string, grain: Grain): string {
   return new Date(Date.parse(bucket) + grainSeconds(grain) * 1000).toISOString();
 }
 
+/** The latest end of the buckets in `ranges` (ISO-8601), or "" when there are none. */
+export function rangesEnd(ranges: ReadonlyArray<{ grain: Grain; buckets: string[] }>): string {
+  return ranges.reduce((end, { grain, buckets }) => {
+    const last = buckets.length ? bucketEnd(buckets.at(-1)!, grain) : "";
+    return last > end ? last : end;
+  }, "");
+}
+
 /** The bucket starts of `grain` inside `span` (whose ends are aligned to the grain). */
 export function bucketsIn(span: Span, grain: Grain): string[] {
   const size = GRAINS.find((g) => g.name === grain)!.ms;

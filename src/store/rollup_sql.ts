@@ -44,7 +44,11 @@ export function rollupRowValues(
 
 /**
  * `SELECT … GROUP BY key[, day]` over `ranges` bucket ranges; parameters:
- * the cube, then `grain, first bucket, last bucket` per range.
+ * the cube, then `grain, first bucket, last bucket` per range. Every row
+ * also carries `marks`, how many of those buckets are stored, read in the
+ * same statement (one snapshot), and there is always at least one row
+ * (with a null `key` when no group is stored): a reader compares `marks`
+ * with the buckets it asked for and materialises before trusting the rows.
  *
  * @example
  * ```ts
@@ -54,19 +58,34 @@ export function rollupRowValues(
  * ```
  */
 export function rollupReadSql(dialect: SqlDialect, ranges: number, perDay: boolean): string {
-  const p = dialect.placeholder;
+  const p = dialect.numbered;
   const within = Array.from(
     { length: ranges },
     (_, i) =>
       `(grain = ${p(3 * i + 2)} AND bucket >= ${p(3 * i + 3)} AND bucket <= ${p(3 * i + 4)})`,
   ).join(" OR ");
-  return `SELECT key, ${perDay ? "substr(bucket, 1, 10)" : "NULL"} AS day, SUM(count) AS count,
-      MAX(max_cvss) AS max_cvss, MAX(last_ts) AS last_ts,
-      ${dialect.distinctTexts("projects")} AS projects, ${
-    dialect.distinctTexts("cve_ids")
-  } AS cve_ids
-    FROM audit_rollup WHERE cube = ${p(1)} AND (${within})
-    GROUP BY key, day`;
+  const day = perDay ? "substr(bucket, 1, 10)" : "NULL";
+  const projects = dialect.distinctTexts("projects");
+  const cves = dialect.distinctTexts("cve_ids");
+  return `SELECT m.marks, g.* FROM
+      (SELECT COUNT(*) AS marks FROM audit_rollup_buckets WHERE cube = ${p(1)} AND (${within})) m
+    LEFT JOIN
+      (SELECT key, ${day} AS day, SUM(count) AS count, MAX(max_cvss) AS max_cvss,
+         MAX(last_ts) AS last_ts, ${projects} AS projects, ${cves} AS cve_ids
+       FROM audit_rollup WHERE cube = ${p(1)} AND (${within})
+       GROUP BY key, day) g
+    ON 1 = 1`;
+}
+
+/** The stored groups of a {@link rollupReadSql} result, or null when some bucket is not stored. */
+export function storedGroupsFrom(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  ranges: readonly BucketRange[],
+  texts: (value: unknown) => string[],
+): StoredGroup[] | null {
+  const wanted = ranges.reduce((sum, range) => sum + range.buckets.length, 0);
+  if (Number(rows[0]?.marks ?? 0) < wanted) return null;
+  return rows.filter((row) => row.key !== null).map((row) => storedGroupFrom(row, texts));
 }
 
 /** The parameters of {@link rollupReadSql} for `cube` and `ranges`. */
@@ -78,7 +97,7 @@ export function rollupReadParams(cube: Cube, ranges: readonly BucketRange[]): st
 }
 
 /** A row of {@link rollupReadSql}; `texts` reads the driver's distinct-texts aggregate. */
-export function storedGroupFrom(
+function storedGroupFrom(
   row: Record<string, unknown>,
   texts: (value: unknown) => string[],
 ): StoredGroup {

@@ -11,6 +11,8 @@ import type { ApprovalFilter, AuditFilter, AuditGroupKey, AuditRow, NewAuditRow 
 export interface SqlDialect {
   /** The placeholder of the `n`-th parameter (1-based). */
   placeholder(n: number): string;
+  /** A placeholder that names the `n`-th parameter, so that it may appear more than once. */
+  numbered(n: number): string;
   /** A condition that is never true. */
   never: string;
   /** The condition "the decision's data of kind `kindParam` was unavailable" (`data` JSON). */
@@ -30,6 +32,7 @@ export interface SqlDialect {
 /** SQLite: `?` placeholders. */
 export const SQLITE_DIALECT: SqlDialect = {
   placeholder: () => "?",
+  numbered: (n) => `?${n}`,
   never: "0",
   dataUnavailable: (kind) => `json_extract(data, '$.' || ${kind} || '.status') = 'unavailable'`,
   day: "substr(ts, 1, 10)",
@@ -43,6 +46,7 @@ export const SQLITE_DIALECT: SqlDialect = {
 /** PostgreSQL: `$n` placeholders. */
 export const POSTGRES_DIALECT: SqlDialect = {
   placeholder: (n) => `$${n}`,
+  numbered: (n) => `$${n}`,
   never: "FALSE",
   dataUnavailable: (kind) => `data -> (${kind}::text) ->> 'status' = 'unavailable'`,
   day: "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')",

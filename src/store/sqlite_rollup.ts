@@ -15,12 +15,12 @@ import {
   rollupReadParams,
   rollupReadSql,
   rollupRowValues,
-  storedGroupFrom,
+  storedGroupsFrom,
 } from "./rollup_sql.ts";
 import { SQLITE_DIALECT } from "./sql_filter.ts";
 import { CUBES } from "./rollup_cubes.ts";
 import type { RollupBackend } from "./rollup_group.ts";
-import { bucketEnd, bucketOf, type Grain, GRAINS } from "./rollup_plan.ts";
+import { bucketEnd, bucketOf, type Grain, GRAINS, rangesEnd } from "./rollup_plan.ts";
 import { sqliteGroup } from "./sqlite_group.ts";
 import type { Transaction } from "./sqlite_transaction.ts";
 
@@ -95,7 +95,6 @@ export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction
         insertBucket.run(cube.name, grain, bucket, bucketEnd(bucket, grain));
       }
     });
-    if (until > lateBefore) lateBefore = until;
   };
 
   return {
@@ -108,11 +107,16 @@ export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction
         }),
       read: (cube, ranges, perDay) =>
         Promise.resolve().then(() => {
+          const statement = readStatement(ranges.length, perDay);
+          const params = rollupReadParams(cube, ranges);
+          const texts = (value: unknown) => JSON.parse(String(value)) as string[];
+          // Stored buckets, by this process or another one, make rows stamped before their end late.
+          const end = rangesEnd(ranges);
+          if (end > lateBefore) lateBefore = end;
+          const stored = storedGroupsFrom(statement.all(...params), ranges, texts);
+          if (stored) return stored;
           for (const { grain, buckets } of ranges) materialise(cube.name, grain, buckets);
-          const rows = readStatement(ranges.length, perDay).all(
-            ...rollupReadParams(cube, ranges),
-          ) as Row[];
-          return rows.map((row) => storedGroupFrom(row, (value) => JSON.parse(String(value))));
+          return storedGroupsFrom(statement.all(...params), ranges, texts)!;
         }),
     },
     noteInsert(ts) {
