@@ -10,7 +10,9 @@
  *
  *   deno run -A tests/bench/reports.ts [--rows N] [--runs N]
  *   env: BENCH_REPORT_ROWS (1000000), BENCH_REPORT_RUNS (5),
- *        BENCH_REPORT_DB=FILE (keep the generated database there and reuse it next time)
+ *        BENCH_REPORT_DB=FILE (keep the generated database there and reuse it next time),
+ *        BENCH_REPORT_POSTGRES=postgres://…/DB (run on that PostgreSQL database instead; the
+ *        rows are loaded unless it already holds exactly that many)
  *
  * @module
  */
@@ -20,8 +22,9 @@ import { agentsReport } from "../../src/reports/agents.ts";
 import { legalReport } from "../../src/reports/legal.ts";
 import { securityReport } from "../../src/reports/security.ts";
 import type { ReportParams } from "../../src/reports/params.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
-import type { NewAuditRow } from "../../src/store/types.ts";
+import type { NewAuditRow, Store } from "../../src/store/types.ts";
 import { auditRow } from "../helpers/audit_rows.ts";
 
 function option(flag: string, env: string, fallback: number): number {
@@ -79,32 +82,74 @@ async function coldAndWarm(fn: () => unknown): Promise<{ cold: number; warm: num
   return { cold, warm: times[Math.floor(times.length / 2)] };
 }
 
-const kept = Deno.env.get("BENCH_REPORT_DB");
-const dir = await Deno.makeTempDir({ prefix: "policyd-bench-reports-" });
-const path = kept ?? join(dir, "audit.db");
-const reuse = kept !== undefined && (await Deno.stat(kept).catch(() => null)) !== null;
+/** The store under test, with what the benchmark needs beside the audit interface. */
+interface BenchStore {
+  store: Store;
+  /** Whether the audit log already holds the rows (a kept database). */
+  loaded: boolean;
+  /** The full scan the reports are compared with. */
+  fullScan(): Promise<unknown>;
+  /** Deletes every stored rollup, so the next report run is cold. */
+  dropRollups(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+const FULL_SCAN =
+  "SELECT COUNT(*) AS n, SUM(LENGTH(reason)) AS bytes FROM audit_log WHERE reason NOT LIKE '%no such text%'";
+const DROP_ROLLUPS = ["DELETE FROM audit_rollup", "DELETE FROM audit_rollup_buckets"];
+
+async function sqliteBench(now: () => Date): Promise<BenchStore> {
+  const kept = Deno.env.get("BENCH_REPORT_DB");
+  const dir = await Deno.makeTempDir({ prefix: "policyd-bench-reports-" });
+  const path = kept ?? join(dir, "audit.db");
+  const loaded = kept !== undefined && (await Deno.stat(kept).catch(() => null)) !== null;
+  const store = openSqliteStore(path, { now });
+  const db = new DatabaseSync(path);
+  return {
+    store,
+    loaded,
+    fullScan: () => Promise.resolve(db.prepare(FULL_SCAN).get()),
+    dropRollups: () => Promise.resolve(DROP_ROLLUPS.forEach((sql) => db.exec(sql))),
+    dispose: async () => {
+      db.close();
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+async function postgresBench(url: string, now: () => Date): Promise<BenchStore> {
+  const store = await openPostgresStore(url, { now });
+  const [{ n }] = await store.sql.unsafe("SELECT COUNT(*) AS n FROM audit_log");
+  if (Number(n) !== ROWS) await store.sql.unsafe("TRUNCATE audit_log");
+  return {
+    store,
+    loaded: Number(n) === ROWS,
+    fullScan: () => store.sql.unsafe(FULL_SCAN),
+    dropRollups: async () => {
+      for (const sql of DROP_ROLLUPS) await store.sql.unsafe(sql);
+    },
+    dispose: () => store.close(),
+  };
+}
+
+let i = 0;
+const now = () => new Date(END - SPAN_MS + (i++ * SPAN_MS) / ROWS);
+const postgresUrl = Deno.env.get("BENCH_REPORT_POSTGRES");
+const bench = postgresUrl ? await postgresBench(postgresUrl, now) : await sqliteBench(now);
 try {
-  let i = 0;
-  const store = openSqliteStore(path, {
-    now: () => new Date(END - SPAN_MS + (i++ * SPAN_MS) / ROWS),
-  });
+  const { store } = bench;
   const started = performance.now();
   const CHUNK = 20_000;
-  for (let from = 0; !reuse && from < ROWS; from += CHUNK) {
+  for (let from = 0; !bench.loaded && from < ROWS; from += CHUNK) {
     const count = Math.min(CHUNK, ROWS - from);
     await store.audit.insertMany(Array.from({ length: count }, (_, k) => syntheticRow(from + k)));
   }
   const loadMs = performance.now() - started;
 
-  // Start from no rollups, also on a reused database, so the first run is really cold.
-  const db = new DatabaseSync(path);
-  db.exec("DELETE FROM audit_rollup; DELETE FROM audit_rollup_buckets");
-  const fullScan = (await coldAndWarm(() =>
-    db.prepare(
-      "SELECT COUNT(*) AS n, SUM(LENGTH(reason)) AS bytes FROM audit_log WHERE reason NOT LIKE '%no such text%'",
-    ).get()
-  )).warm;
-  db.close();
+  // Start from no rollups, also on a kept database, so that the first run is really cold.
+  await bench.dropRollups();
+  const fullScan = (await coldAndWarm(bench.fullScan)).warm;
 
   const params: ReportParams = { days: 30, project: null, limit: 20, now: new Date(END) };
   const results: Array<[string, { cold: number; warm: number }]> = [
@@ -112,11 +157,12 @@ try {
     ["security", await coldAndWarm(() => securityReport(store.audit, params, null))],
     ["agents", await coldAndWarm(() => agentsReport(store.audit, params))],
   ];
-  await store.close();
 
   console.log(
-    `reports benchmark: ${ROWS.toLocaleString("en")} audit rows over 365 days (${
-      reuse ? "reused" : `loaded in ${(loadMs / 1000).toFixed(1)} s`
+    `reports benchmark (${postgresUrl ? "PostgreSQL" : "SQLite"}): ${
+      ROWS.toLocaleString("en")
+    } audit rows over 365 days (${
+      bench.loaded ? "kept" : `loaded in ${(loadMs / 1000).toFixed(1)} s`
     }), window 30 days, median of ${RUNS} warm runs`,
   );
   console.log(`full table scan              ${fullScan.toFixed(1).padStart(8)} ms`);
@@ -133,5 +179,5 @@ try {
       "report run before it are already there)",
   );
 } finally {
-  await Deno.remove(dir, { recursive: true });
+  await bench.dispose();
 }
