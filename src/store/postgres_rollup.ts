@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { CUBES } from "./rollup_cubes.ts";
+import type { Cube } from "./rollup_cubes.ts";
 import type { RollupBackend } from "./rollup_group.ts";
 import { bucketEnd, bucketOf, type Grain, GRAINS, rangesEnd } from "./rollup_plan.ts";
 import type { Sql } from "./postgres_connection.ts";
@@ -39,7 +39,6 @@ export interface PostgresRollups {
 
 /** Creates the rollups; `lateBefore` is the newest stored bucket end at start-up. */
 export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> {
-  const cubeNames = CUBES.map((cube) => cube.name);
   const [{ e }] = await sql.unsafe("SELECT MAX(bucket_end) AS e FROM audit_rollup_buckets");
   let lateBefore = String(e ?? "");
   const inserts = new Set<Promise<unknown>>();
@@ -54,8 +53,7 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
       )).map((r) => String(r.bucket)),
     );
 
-  const materialise = async (cubeName: string, grain: Grain, buckets: string[]) => {
-    const cube = CUBES.find((c) => c.name === cubeName)!;
+  const materialise = async (cube: Cube, grain: Grain, buckets: string[]) => {
     const until = bucketEnd(buckets.at(-1)!, grain);
     await Promise.allSettled([...inserts]);
     await sql.begin(async (tx) => {
@@ -95,10 +93,10 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
   };
 
   /** One materialisation per cube at a time in this process. */
-  const ensure = (cubeName: string, grain: Grain, buckets: string[]) => {
-    const previous = busy.get(cubeName) ?? Promise.resolve();
-    const run = previous.then(() => materialise(cubeName, grain, buckets));
-    busy.set(cubeName, run.catch(() => {}));
+  const ensure = (cube: Cube, grain: Grain, buckets: string[]) => {
+    const previous = busy.get(cube.name) ?? Promise.resolve();
+    const run = previous.then(() => materialise(cube, grain, buckets));
+    busy.set(cube.name, run.catch(() => {}));
     return run;
   };
 
@@ -125,7 +123,7 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
             (value) => value as string[],
           );
           if (stored) return stored;
-          for (const { grain, buckets } of ranges) await ensure(cube.name, grain, buckets);
+          for (const { grain, buckets } of ranges) await ensure(cube, grain, buckets);
         }
       },
     },
@@ -138,8 +136,8 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
       for (const table of ["audit_rollup", "audit_rollup_buckets"]) {
         for (const [grain, bucket] of buckets) {
           await tx.unsafe(
-            `DELETE FROM ${table} WHERE cube = ANY($1::text[]) AND grain = $2 AND bucket = $3`,
-            [cubeNames, grain, bucket],
+            `DELETE FROM ${table} WHERE grain = $1 AND bucket = $2`,
+            [grain, bucket],
           );
         }
       }

@@ -15,7 +15,7 @@ import type { AuditCategory, AuditFilter, AuditGroupKey, AuditVerdict } from "./
 /** The restriction of a cube: rows outside it are not in the cube. */
 export type CubeRestriction = Pick<
   AuditFilter,
-  "verdicts" | "categories" | "dataUnavailable" | "registryKnown"
+  "verdicts" | "categories" | "dataUnavailable" | "registryKnown" | "project"
 >;
 
 /** One rollup cube. */
@@ -87,8 +87,9 @@ export function serves(cube: Cube, filter: AuditFilter, by: readonly AuditGroupK
   if (!listServed(filter.categories, cube.where.categories, has("category"))) return false;
   if ((filter.dataUnavailable ?? null) !== (cube.where.dataUnavailable ?? null)) return false;
   if (Boolean(filter.registryKnown) !== Boolean(cube.where.registryKnown)) return false;
+  if (cube.where.project !== undefined && filter.project !== cube.where.project) return false;
   const needs: Array<[unknown, AuditGroupKey]> = [
-    [filter.project, "project"],
+    [cube.where.project === undefined ? filter.project : undefined, "project"],
     [filter.package, "package"],
     [filter.packages, "package"],
     [filter.license, "license"],
@@ -99,9 +100,19 @@ export function serves(cube: Cube, filter: AuditFilter, by: readonly AuditGroupK
   return needs.every(([value, key]) => value === undefined || has(key));
 }
 
-/** The cube that serves `group(filter, by)`, if any. */
+/**
+ * The cube that serves `group(filter, by)`, if any. A call scoped to a
+ * project that no cube groups by is served by that project's own copy of
+ * a cube (named `cube@project`, restricted to the project's rows), stored
+ * once a report of that project asks for it.
+ */
 export function cubeFor(filter: AuditFilter, by: readonly AuditGroupKey[]): Cube | undefined {
-  return CUBES.find((cube) => serves(cube, filter, by));
+  const cube = CUBES.find((cube) => serves(cube, filter, by));
+  if (cube || filter.project === undefined) return cube;
+  const { project, ...everyProject } = filter;
+  const base = CUBES.find((cube) => serves(cube, everyProject, by));
+  return base &&
+    { name: `${base.name}@${project}`, by: base.by, where: { ...base.where, project } };
 }
 
 /** Keys of a stored cube group, by grouping key. */
@@ -114,7 +125,7 @@ export type CubeKeys = Partial<Record<AuditGroupKey, string | null>>;
 export function keyPredicate(cube: Cube, filter: AuditFilter): (keys: CubeKeys) => boolean {
   const checks: Array<(keys: CubeKeys) => boolean> = [];
   const equals = (key: AuditGroupKey, value: string | undefined) => {
-    if (value !== undefined) checks.push((keys) => keys[key] === value);
+    if (value !== undefined && cube.by.includes(key)) checks.push((keys) => keys[key] === value);
   };
   const within = (key: AuditGroupKey, values: readonly string[] | undefined) => {
     if (values !== undefined && cube.by.includes(key)) {

@@ -42,13 +42,28 @@ Deno.test("cubeFor() picks the first cube that answers a call exactly, or none",
     ["a cve cube never answers a call without cve", { since, categories: ["DENIAL_CVE"] }, [
       "project",
     ], undefined],
-    ["a project filter without a project cube", { ...evaluations, project: "web" }, [], undefined],
+    ["a project's copy of a cube", { ...evaluations, project: "web" }, [
+      "agent_model",
+      "agent_version",
+      "verdict",
+    ], "agents@web"],
+    ["a cube grouping by project", { since, categories: ["DENIAL_LICENSE"], project: "web" }, [
+      "project",
+    ], "license_denials_project"],
     ["a cursor", { ...evaluations, before: { ts: since, id: 1 } }, [], undefined],
     ["registry-known needs its cube", { ...evaluations, registryKnown: true }, [], undefined],
   ];
   for (const [name, filter, by, cube] of cases) {
     await t.step(name, () => equal(cubeFor(filter, by)?.name, cube));
   }
+});
+
+Deno.test("a project's copy of a cube is restricted to the project's rows", () => {
+  const filter: AuditFilter = { ...evaluations, project: "web" };
+  const cube = cubeFor(filter, [])!;
+  equal(cube.where.project, "web");
+  equal(keyPredicate(cube, filter)({ verdict: "ALLOWED", category: null }), true);
+  equal(cubeFor({ ...filter, project: "shop" }, [])?.name, "verdict_category_severity@shop");
 });
 
 Deno.test("keyPredicate() applies what the cube's restriction does not", () => {

@@ -18,7 +18,7 @@ import {
   storedGroupsFrom,
 } from "./rollup_sql.ts";
 import { SQLITE_DIALECT } from "./sql_filter.ts";
-import { CUBES } from "./rollup_cubes.ts";
+import type { Cube } from "./rollup_cubes.ts";
 import type { RollupBackend } from "./rollup_group.ts";
 import { bucketEnd, bucketOf, type Grain, GRAINS, rangesEnd } from "./rollup_plan.ts";
 import { sqliteGroup } from "./sqlite_group.ts";
@@ -39,13 +39,11 @@ export interface SqliteRollups {
 
 /** Creates the rollups of a migrated database. */
 export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction): SqliteRollups {
-  const cubeList = CUBES.map(() => "?").join(", ");
-  const cubeNames = CUBES.map((cube) => cube.name);
   const dropRows = db.prepare(
-    `DELETE FROM audit_rollup WHERE cube IN (${cubeList}) AND grain = ? AND bucket = ?`,
+    "DELETE FROM audit_rollup WHERE grain = ? AND bucket = ?",
   );
   const dropBuckets = db.prepare(
-    `DELETE FROM audit_rollup_buckets WHERE cube IN (${cubeList}) AND grain = ? AND bucket = ?`,
+    "DELETE FROM audit_rollup_buckets WHERE grain = ? AND bucket = ?",
   );
   const storedBuckets = db.prepare(
     `SELECT bucket FROM audit_rollup_buckets WHERE cube = ? AND grain = ? AND bucket >= ? AND bucket <= ?`,
@@ -72,8 +70,7 @@ export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction
     (db.prepare("SELECT MAX(bucket_end) AS e FROM audit_rollup_buckets").get() as Row).e ?? "",
   );
 
-  const materialise = (cubeName: string, grain: Grain, buckets: string[]) => {
-    const cube = CUBES.find((c) => c.name === cubeName)!;
+  const materialise = (cube: Cube, grain: Grain, buckets: string[]) => {
     const first = buckets[0], last = buckets.at(-1)!;
     const missingBuckets = () => {
       const stored = new Set(
@@ -115,7 +112,7 @@ export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction
           if (end > lateBefore) lateBefore = end;
           const stored = storedGroupsFrom(statement.all(...params), ranges, texts);
           if (stored) return stored;
-          for (const { grain, buckets } of ranges) materialise(cube.name, grain, buckets);
+          for (const { grain, buckets } of ranges) materialise(cube, grain, buckets);
           return storedGroupsFrom(statement.all(...params), ranges, texts)!;
         }),
     },
@@ -123,8 +120,8 @@ export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction
       if (ts >= lateBefore) return;
       for (const { name } of GRAINS) {
         const bucket = bucketOf(Date.parse(ts), name);
-        dropRows.run(...cubeNames, name, bucket);
-        dropBuckets.run(...cubeNames, name, bucket);
+        dropRows.run(name, bucket);
+        dropBuckets.run(name, bucket);
       }
     },
   };
