@@ -92,8 +92,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: "audit rollups: per-day and per-hour groups of report cubes, materialised on first use",
     // Written by reads only (src/store/sqlite_rollup.ts); the insert path deletes a stored bucket
-    // only when a row is stamped inside it (by grain and bucket, over every cube: hence the second
-    // indexes). One row per (cube, grain, bucket, key of the cube).
+    // only when a row is stamped inside it, over every cube (found through the marks, hence their
+    // second index). One row per (cube, grain, bucket, key of the cube).
     sql: `
       CREATE TABLE audit_rollup (
         cube TEXT NOT NULL,
@@ -114,7 +114,6 @@ export const MIGRATIONS: readonly Migration[] = [
         bucket_end TEXT NOT NULL,
         PRIMARY KEY (cube, grain, bucket)
       ) WITHOUT ROWID;
-      CREATE INDEX audit_rollup_bucket ON audit_rollup (grain, bucket);
       CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
     `,
   },

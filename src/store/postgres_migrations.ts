@@ -101,8 +101,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: "audit rollups: per-day and per-hour groups of report cubes, materialised on first use",
     // Written by reads only (src/store/postgres_rollup.ts); the insert path deletes a stored bucket
-    // only when a row is stamped inside it (by grain and bucket, over every cube: hence the second
-    // indexes). One row per (cube, grain, bucket, key of the cube).
+    // only when a row is stamped inside it, over every cube (found through the marks, hence their
+    // second index). One row per (cube, grain, bucket, key of the cube).
     sql: `
       CREATE TABLE audit_rollup (
         cube TEXT NOT NULL,
@@ -123,7 +123,6 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         bucket_end TEXT NOT NULL,
         PRIMARY KEY (cube, grain, bucket)
       );
-      CREATE INDEX audit_rollup_bucket ON audit_rollup (grain, bucket);
       CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
     `,
   },

@@ -16,6 +16,7 @@ import type { Sql } from "./postgres_connection.ts";
 import { postgresGroup, type Queryable } from "./postgres_group.ts";
 import {
   ROLLUP_COLUMNS,
+  rollupDropSql,
   rollupReadParams,
   rollupReadSql,
   rollupRowValues,
@@ -43,6 +44,7 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
   let lateBefore = String(e ?? "");
   const inserts = new Set<Promise<unknown>>();
   const busy = new Map<string, Promise<void>>();
+  let newest: Promise<string | null> | undefined;
 
   const storedBuckets = async (tx: Queryable, cube: string, grain: Grain, buckets: string[]) =>
     new Set(
@@ -103,9 +105,13 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
   return {
     backend: {
       rawGroup: (filter, by) => postgresGroup(sql, filter, by),
-      async newestTs() {
-        const [{ ts }] = await sql.unsafe("SELECT MAX(ts) AS ts FROM audit_log");
-        return ts === null ? null : new Date(ts).toISOString();
+      newestTs() {
+        // Concurrent calls (a report's group() calls) share one query: any newest row seen
+        // during a call is a correct horizon, as buckets only ever become complete.
+        newest ??= sql.unsafe("SELECT MAX(ts) AS ts FROM audit_log", [], { prepare: true })
+          .then(([{ ts }]) => ts === null ? null : new Date(ts).toISOString())
+          .finally(() => (newest = undefined));
+        return newest;
       },
       async read(cube, ranges, perDay) {
         const statement = rollupReadSql(POSTGRES_DIALECT, ranges.length, perDay);
@@ -118,7 +124,7 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
           // The marks and the groups come from one snapshot: a late insert that dropped a
           // bucket after the check shows as a missing mark, and the loop materialises it again.
           const stored = storedGroupsFrom(
-            await sql.unsafe(statement, params),
+            await sql.unsafe(statement, params, { prepare: true }),
             ranges,
             (value) => value as string[],
           );
@@ -133,13 +139,8 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
       const buckets = GRAINS.flatMap(({ name }) =>
         [...new Set(late.map((ts) => bucketOf(Date.parse(ts), name)))].map((b) => [name, b])
       );
-      for (const table of ["audit_rollup", "audit_rollup_buckets"]) {
-        for (const [grain, bucket] of buckets) {
-          await tx.unsafe(
-            `DELETE FROM ${table} WHERE grain = $1 AND bucket = $2`,
-            [grain, bucket],
-          );
-        }
+      for (const statement of rollupDropSql(POSTGRES_DIALECT)) {
+        for (const [grain, bucket] of buckets) await tx.unsafe(statement, [grain, bucket]);
       }
     },
     track(insert) {

@@ -48,7 +48,6 @@ export const CUBES: readonly Cube[] = [
   },
   // CVE denials per package and per CVE (security)
   { name: "cve_denials_package", by: ["package"], where: { categories: ["DENIAL_CVE"] } },
-  { name: "cve_denials_cve", by: ["cve"], where: { categories: ["DENIAL_CVE"] } },
   {
     name: "cve_denials_cve_package",
     by: ["cve", "package"],

@@ -24,7 +24,7 @@ Deno.test("cubeFor() picks the first cube that answers a call exactly, or none",
       "CVE denials per CVE",
       { since, categories: ["DENIAL_CVE"] },
       ["cve"],
-      "cve_denials_cve",
+      "cve_denials_cve_package",
     ],
     [
       "CVE denials per package",

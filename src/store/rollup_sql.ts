@@ -62,17 +62,19 @@ export function rollupReadSql(dialect: SqlDialect, ranges: number, perDay: boole
   const within = Array.from(
     { length: ranges },
     (_, i) =>
-      `(grain = ${p(3 * i + 2)} AND bucket >= ${p(3 * i + 3)} AND bucket <= ${p(3 * i + 4)})`,
+      `(cube = ${p(1)} AND grain = ${p(3 * i + 2)} AND bucket >= ${p(3 * i + 3)} AND bucket <= ${
+        p(3 * i + 4)
+      })`,
   ).join(" OR ");
   const day = perDay ? "substr(bucket, 1, 10)" : "NULL";
   const projects = dialect.distinctTexts("projects");
   const cves = dialect.distinctTexts("cve_ids");
   return `SELECT m.marks, g.* FROM
-      (SELECT COUNT(*) AS marks FROM audit_rollup_buckets WHERE cube = ${p(1)} AND (${within})) m
+      (SELECT COUNT(*) AS marks FROM audit_rollup_buckets WHERE ${within}) m
     LEFT JOIN
       (SELECT key, ${day} AS day, SUM(count) AS count, MAX(max_cvss) AS max_cvss,
          MAX(last_ts) AS last_ts, ${projects} AS projects, ${cves} AS cve_ids
-       FROM audit_rollup WHERE cube = ${p(1)} AND (${within})
+       FROM audit_rollup WHERE ${within}
        GROUP BY key, day) g
     ON 1 = 1`;
 }
@@ -110,4 +112,20 @@ function storedGroupFrom(
     projects: texts(row.projects),
     cve_ids: texts(row.cve_ids),
   };
+}
+
+/**
+ * Deletes the stored groups and marks of every cube in one bucket
+ * (parameters: grain, bucket); the groups through the marks, so that the
+ * primary key finds them.
+ */
+export function rollupDropSql(dialect: SqlDialect): string[] {
+  const p = dialect.numbered;
+  return [
+    `DELETE FROM audit_rollup WHERE (cube, grain, bucket) IN
+       (SELECT cube, grain, bucket FROM audit_rollup_buckets WHERE grain = ${p(1)} AND bucket = ${
+      p(2)
+    })`,
+    `DELETE FROM audit_rollup_buckets WHERE grain = ${p(1)} AND bucket = ${p(2)}`,
+  ];
 }

@@ -12,6 +12,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import {
   ROLLUP_COLUMNS,
+  rollupDropSql,
   rollupReadParams,
   rollupReadSql,
   rollupRowValues,
@@ -39,12 +40,7 @@ export interface SqliteRollups {
 
 /** Creates the rollups of a migrated database. */
 export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction): SqliteRollups {
-  const dropRows = db.prepare(
-    "DELETE FROM audit_rollup WHERE grain = ? AND bucket = ?",
-  );
-  const dropBuckets = db.prepare(
-    "DELETE FROM audit_rollup_buckets WHERE grain = ? AND bucket = ?",
-  );
+  const drops = rollupDropSql(SQLITE_DIALECT).map((sql) => db.prepare(sql));
   const storedBuckets = db.prepare(
     `SELECT bucket FROM audit_rollup_buckets WHERE cube = ? AND grain = ? AND bucket >= ? AND bucket <= ?`,
   );
@@ -120,8 +116,7 @@ export function createSqliteRollups(db: DatabaseSync, inTransaction: Transaction
       if (ts >= lateBefore) return;
       for (const { name } of GRAINS) {
         const bucket = bucketOf(Date.parse(ts), name);
-        dropRows.run(name, bucket);
-        dropBuckets.run(name, bucket);
+        for (const drop of drops) drop.run(name, bucket);
       }
     },
   };
