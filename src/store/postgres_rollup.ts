@@ -120,7 +120,7 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
         // raised before reading, so that an insert checking after this cannot miss a bucket read here.
         const end = rangesEnd(ranges);
         if (end > lateBefore) lateBefore = end;
-        for (;;) {
+        for (let attempt = 0; attempt < 5; attempt++) {
           // The marks and the groups come from one snapshot: a late insert that dropped a
           // bucket after the check shows as a missing mark, and the loop materialises it again.
           const stored = storedGroupsFrom(
@@ -131,6 +131,7 @@ export async function createPostgresRollups(sql: Sql): Promise<PostgresRollups> 
           if (stored) return stored;
           for (const { grain, buckets } of ranges) await ensure(cube, grain, buckets);
         }
+        throw new Error(`Cannot store the rollup buckets of cube "${cube.name}" (5 attempts)`);
       },
     },
     late: (stamps) => stamps.filter((ts) => ts < lateBefore),
