@@ -37,7 +37,6 @@ export const TARGETS: CompileTarget[] = [
       "dashboards/static",
       "workflows.md",
       "src/registry/parse_worker.ts",
-      "src/store/audit_writer_worker.ts",
       "docs",
     ],
   },

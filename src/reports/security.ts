@@ -49,13 +49,14 @@ export async function securityReport(
 ): Promise<SecurityReport> {
   const window = windowFilter(params);
   const denials = { ...window, categories: ["DENIAL_CVE" as const] };
-  const [total, recent, severities, packages, cveGroups, provisional, alerts, availability] =
+  const [total, recent, severities, packages, cvePackageGroups, provisional, alerts, availability] =
     await Promise.all([
       audit.group(denials, []),
       audit.list(denials, params.limit),
       audit.group(denials, ["severity"]),
       audit.group(denials, ["package"]),
-      audit.group(denials, ["cve"]),
+      // One query for both: a CVE's denials are the sum over its packages (a row counts once per CVE).
+      audit.group(denials, ["cve", "package"]),
       // Provisional rows from before the package was in the registry are history, not a signal.
       audit.group(
         { ...window, verdicts: ["PROVISIONALLY_ALLOWED"], registryKnown: true },
@@ -68,14 +69,12 @@ export async function securityReport(
   const distribution = { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 };
   for (const g of severities) distribution[g.keys.severity as keyof typeof distribution] += g.count;
 
-  const cvePackages = new Map<string, Set<string>>();
-  if (cveGroups.length) {
-    const rows = await audit.group(denials, ["cve", "package"]);
-    for (const g of rows) {
-      const set = cvePackages.get(g.keys.cve ?? "") ?? new Set();
-      set.add(g.keys.package ?? "");
-      cvePackages.set(g.keys.cve ?? "", set);
-    }
+  const cves = new Map<string, { denials: number; packages: Set<string> }>();
+  for (const g of cvePackageGroups) {
+    const cve = cves.get(g.keys.cve ?? "") ?? { denials: 0, packages: new Set<string>() };
+    cve.denials += g.count;
+    cve.packages.add(g.keys.package ?? "");
+    cves.set(g.keys.cve ?? "", cve);
   }
 
   const hot: SecurityReport["hot_registry_packages"] = [];
@@ -114,12 +113,8 @@ export async function securityReport(
       }))
       .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
       .slice(0, params.limit),
-    top_cves: cveGroups
-      .map((g) => ({
-        cve: g.keys.cve ?? "",
-        denials: g.count,
-        packages: [...(cvePackages.get(g.keys.cve ?? "") ?? [])].sort(),
-      }))
+    top_cves: [...cves.entries()]
+      .map(([cve, { denials, packages }]) => ({ cve, denials, packages: [...packages].sort() }))
       .sort((a, b) => b.denials - a.denials || a.cve.localeCompare(b.cve))
       .slice(0, params.limit),
     hot_registry_packages: hot.slice(0, params.limit),

@@ -7,13 +7,18 @@
  */
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { auditRow } from "../../tests/helpers/audit_rows.ts";
-import type { NewAuditRow, Store } from "./types.ts";
+import { canonical, randomRow, reportCalls, seeded } from "./rollup_contract.ts";
+import type { AuditFilter, AuditGroup, AuditGroupKey, NewAuditRow, Store } from "./types.ts";
 
 /** A freshly opened, empty store of one backend. */
 export interface OpenedStore {
   store: Store;
   /** Counts audit rows through a separate connection: only committed rows count. */
   committedAuditRows(): Promise<number>;
+  /** The backend's raw `GROUP BY` answer (no rollups), through a separate connection. */
+  rawGroup(filter: AuditFilter, by: AuditGroupKey[]): Promise<AuditGroup[]>;
+  /** How many rollup buckets are stored. */
+  storedRollupBuckets(): Promise<number>;
   /** Closes the store if still open and deletes what it created. */
   dispose(): Promise<void>;
 }
@@ -243,6 +248,105 @@ export function storeContract(backend: string, open: StoreOpener): void {
       equal(again.proposal_detail, "push rejected");
     },
     ticking(),
+  );
+
+  const clock = { at: Date.UTC(2026, 10, 1, 3, 17, 0) };
+  test(
+    "group() from the rollups equals the raw answer: random rows over 12 days, late rows, more days",
+    async ({ store, rawGroup, storedRollupBuckets }) => {
+      const random = seeded(17);
+      const minute = 60_000, day = 86_400_000;
+      clock.at = Date.UTC(2026, 10, 1, 3, 17, 0);
+      const addRows = async (days: number) => {
+        const end = clock.at + days * day;
+        while (clock.at < end) {
+          const rows = Array.from(
+            { length: 1 + Math.floor(random() * 4) },
+            () => randomRow(random),
+          );
+          if (random() < 0.5) await store.audit.insertMany(rows);
+          else await Promise.all(rows.map((r) => store.audit.insert(r)));
+          clock.at += Math.floor(random() * 90) * minute + 1;
+        }
+      };
+      const windows = () => {
+        const latest = clock.at;
+        const iso = (ms: number) => new Date(ms).toISOString();
+        return [
+          { since: iso(latest - 7 * day - 37 * minute) },
+          {
+            since: iso(latest - 10 * day + 2 * minute),
+            until: iso(latest - 2 * day - 71 * minute),
+          },
+          { since: iso(Math.floor(latest / day - 5) * day) },
+          { since: iso(latest - 30 * day) },
+          { since: iso(latest - 3 * day - 13 * minute), project: "p2" },
+        ];
+      };
+      const compare = async (stage: string) => {
+        for (const window of windows()) {
+          for (const [filter, by] of reportCalls(window)) {
+            deepStrictEqual(
+              canonical(await store.audit.group(filter, by)),
+              canonical(await rawGroup(filter, by)),
+              `${stage}: group(${JSON.stringify(filter)}, ${JSON.stringify(by)})`,
+            );
+          }
+        }
+      };
+      await addRows(12);
+      await compare("first reads");
+      const stored = await storedRollupBuckets();
+      ok(stored > 0, "the reads materialised rollup buckets");
+      // Late rows: stamped inside days and hours already rolled up, one by insert(), some by
+      // insertMany(), then the clock returns.
+      const latest = clock.at;
+      for (const back of [5 * 86_400_000 + 7 * minute, 9 * 86_400_000, 40 * minute]) {
+        clock.at = latest - back;
+        await store.audit.insert(randomRow(random));
+        await store.audit.insertMany([randomRow(random), randomRow(random)]);
+      }
+      clock.at = latest;
+      ok(await storedRollupBuckets() < stored, "late rows dropped the buckets they fell into");
+      await compare("after late rows");
+      await addRows(2);
+      await compare("two days later");
+    },
+    () => new Date(clock.at),
+  );
+
+  test(
+    "group() stays exact when late rows race the reads that materialise their buckets",
+    async ({ store, rawGroup }) => {
+      const random = seeded(29);
+      const hour = 3_600_000;
+      clock.at = Date.UTC(2026, 10, 1, 0, 0, 0);
+      for (let n = 0; n < 300; n++) {
+        await store.audit.insertMany([randomRow(random)]);
+        clock.at += Math.floor(random() * 40) * 60_000 + 1;
+      }
+      const latest = clock.at;
+      const window = { since: new Date(latest - 70 * hour - 23 * 60_000).toISOString() };
+      for (const back of [50, 30, 10]) {
+        // Reads (materialising) and late inserts in flight together; the clock is late meanwhile.
+        clock.at = latest - back * hour;
+        await Promise.all([
+          ...reportCalls(window).map(([filter, by]) => store.audit.group(filter, by)),
+          store.audit.insert(randomRow(random)),
+          store.audit.insertMany([randomRow(random), randomRow(random)]),
+          store.audit.insert(randomRow(random)),
+        ]);
+      }
+      clock.at = latest;
+      for (const [filter, by] of reportCalls(window)) {
+        deepStrictEqual(
+          canonical(await store.audit.group(filter, by)),
+          canonical(await rawGroup(filter, by)),
+          `group(${JSON.stringify(filter)}, ${JSON.stringify(by)})`,
+        );
+      }
+    },
+    () => new Date(clock.at),
   );
 
   test("healthy() turns false after close; inserts after close reject", async ({ store }) => {

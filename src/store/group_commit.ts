@@ -44,13 +44,6 @@ function scheduleFlush(flush: () => void): void {
 export interface GroupCommitOptions {
   /** Most items one batch takes (default 256); that many pending items commit at once. */
   maxBatch?: number;
-  /**
-   * Hand each batch to `commit` as soon as it is cut, without waiting for
-   * the previous one (default false). For a `commit` that queues batches
-   * and writes them in order elsewhere (the SQLite writer thread): the event
-   * loop keeps answering while earlier batches commit.
-   */
-  pipelined?: boolean;
 }
 
 /**
@@ -68,7 +61,6 @@ export function createGroupCommit<T, R>(
   options: GroupCommitOptions = {},
 ): GroupCommit<T, R> {
   const maxBatch = options.maxBatch ?? 256;
-  const pipelined = options.pipelined ?? false;
   let pending: Array<Waiting<T, R>> = [];
   let scheduled = false;
   let inFlight: Promise<void> = Promise.resolve();
@@ -78,7 +70,7 @@ export function createGroupCommit<T, R>(
     const batch = pending;
     pending = [];
     if (batch.length === 0) return inFlight;
-    const settle = async () => {
+    const run = inFlight.then(async () => {
       let results: R[];
       try {
         results = await commit(batch.map((waiting) => waiting.item));
@@ -87,9 +79,9 @@ export function createGroupCommit<T, R>(
         return;
       }
       batch.forEach((waiting, i) => waiting.resolve(results[i]));
-    };
-    inFlight = pipelined ? Promise.all([inFlight, settle()]).then(() => {}) : inFlight.then(settle);
-    return inFlight;
+    });
+    inFlight = run;
+    return run;
   };
 
   return {

@@ -88,4 +88,33 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE agent_model IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: "audit rollups: per-day and per-hour groups of report cubes, materialised on first use",
+    // Written by reads only (src/store/sqlite_rollup.ts); the insert path deletes a stored bucket
+    // only when a row is stamped inside it, over every cube (found through the marks, hence their
+    // second index). One row per (cube, grain, bucket, key of the cube).
+    sql: `
+      CREATE TABLE audit_rollup (
+        cube TEXT NOT NULL,
+        grain TEXT NOT NULL,
+        bucket TEXT NOT NULL,
+        key TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        max_cvss REAL,
+        last_ts TEXT NOT NULL,
+        projects TEXT NOT NULL,
+        cve_ids TEXT NOT NULL,
+        PRIMARY KEY (cube, grain, bucket, key)
+      ) WITHOUT ROWID;
+      CREATE TABLE audit_rollup_buckets (
+        cube TEXT NOT NULL,
+        grain TEXT NOT NULL,
+        bucket TEXT NOT NULL,
+        bucket_end TEXT NOT NULL,
+        PRIMARY KEY (cube, grain, bucket)
+      ) WITHOUT ROWID;
+      CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
+    `,
+  },
 ];

@@ -26,17 +26,12 @@ export interface OpenedBackend {
  * ```
  */
 export async function openStore(
-  options:
-    & Pick<StoreOptions, "dbPath" | "databaseUrl">
-    & Partial<Pick<StoreOptions, "auditWriter">>,
+  options: Pick<StoreOptions, "dbPath" | "databaseUrl">,
   clock: { now?: () => Date } = {},
 ): Promise<OpenedBackend> {
   if (options.databaseUrl) {
     const postgres = await openPostgresStore(options.databaseUrl, clock);
     return { store: postgres, postgres };
   }
-  return {
-    store: openSqliteStore(options.dbPath, { ...clock, auditWriter: options.auditWriter }),
-    postgres: null,
-  };
+  return { store: openSqliteStore(options.dbPath, clock), postgres: null };
 }

@@ -8,6 +8,7 @@
 import { connectPostgres, migratePostgres, type Sql } from "./postgres_connection.ts";
 import { createPostgresApprovalStore } from "./postgres_approvals.ts";
 import { createPostgresAuditStore } from "./postgres_audit.ts";
+import { createPostgresRollups } from "./postgres_rollup.ts";
 import type { Store } from "./types.ts";
 
 /** Options of the PostgreSQL store. */
@@ -46,7 +47,14 @@ export async function openPostgresStore(
     throw error;
   }
   let closed = false;
-  const audit = createPostgresAuditStore(sql, now, () => closed);
+  let rollups;
+  try {
+    rollups = await createPostgresRollups(sql);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw error;
+  }
+  const audit = createPostgresAuditStore(sql, rollups, now, () => closed);
   return {
     sql,
     audit,

@@ -11,24 +11,16 @@ import {
   AUDIT_JSON_COLUMNS,
   auditInsertValues,
   auditWhere,
-  groupColumns,
   POSTGRES_DIALECT,
   storedAuditRow,
-  unionOfCveLists,
 } from "./sql_filter.ts";
-import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+import type { AuditRow, AuditStore, NewAuditRow } from "./types.ts";
 import { auditRowFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
-
-const GROUP_COLUMNS = groupColumns(POSTGRES_DIALECT);
-
-type Row = Record<string, unknown>;
+import type { PostgresRollups } from "./postgres_rollup.ts";
+import { rollupGroup } from "./rollup_group.ts";
 
 /** Rows per INSERT statement (19 parameters each, well below PostgreSQL's 65,535). */
 const ROWS_PER_STATEMENT = 1000;
-
-const iso = POSTGRES_COLUMNS.time;
-
-const nullableNumber = (value: unknown): number | null => value === null ? null : Number(value);
 
 /** `($1, $2, …), ($20, …)` for `count` rows; JSON columns pass as text and are cast to jsonb. */
 function valuesList(count: number): string {
@@ -48,6 +40,7 @@ export interface PostgresAuditStore extends AuditStore {
 /** Creates the audit store on a migrated database. */
 export function createPostgresAuditStore(
   sql: Sql,
+  rollups: PostgresRollups,
   now: () => Date,
   isClosed: () => boolean,
 ): PostgresAuditStore {
@@ -58,7 +51,8 @@ export function createPostgresAuditStore(
     for (let i = 0; i < stamped.length; i += ROWS_PER_STATEMENT) {
       chunks.push(stamped.slice(i, i + ROWS_PER_STATEMENT));
     }
-    const ids = await sql.begin(async (tx) => {
+    const late = rollups.late(stamped.map(({ ts }) => ts));
+    const ids = await rollups.track(sql.begin(async (tx) => {
       const all: number[] = [];
       for (const chunk of chunks) {
         const inserted = await tx.unsafe(
@@ -68,8 +62,9 @@ export function createPostgresAuditStore(
         );
         all.push(...inserted.map((r) => Number(r.id)));
       }
+      if (late.length) await rollups.invalidate(tx, late);
       return all;
-    });
+    }));
     return stamped.map(({ row, ts }, i) => storedAuditRow(row, ids[i], ts));
   };
   const queue = createGroupCommit(insertAll);
@@ -87,32 +82,7 @@ export function createPostgresAuditStore(
       );
       return rows.map((r) => auditRowFrom(r, POSTGRES_COLUMNS));
     },
-    async group(filter, by) {
-      const columns = by.map((key, i) => `${GROUP_COLUMNS[key]} AS k${i}`);
-      const where = auditWhere(filter, POSTGRES_DIALECT);
-      const select = columns.length ? `${columns.join(", ")}, ` : "";
-      const groupBy = columns.length ? `GROUP BY ${by.map((_, i) => `k${i}`).join(", ")}` : "";
-      const from = by.includes("cve")
-        ? "audit_log CROSS JOIN LATERAL jsonb_array_elements_text(audit_log.cve_ids) AS cve(value)"
-        : "audit_log";
-      const rows = await sql.unsafe(
-        `SELECT ${select}COUNT(*) AS count, MAX(max_cvss) AS max_cvss, MAX(ts) AS last_ts,
-           array_agg(DISTINCT project) AS projects, jsonb_agg(cve_ids) AS cve_lists
-         FROM ${from} ${where.sql} ${groupBy}
-         ORDER BY count DESC, last_ts DESC`,
-        where.params,
-      );
-      return rows
-        .filter((row) => Number(row.count) > 0)
-        .map((row): AuditGroup => ({
-          keys: Object.fromEntries(by.map((key, i) => [key, row[`k${i}`] as string | null])),
-          count: Number(row.count),
-          max_cvss: nullableNumber(row.max_cvss),
-          last_ts: iso(row.last_ts),
-          projects: [...(row.projects as string[])].sort(),
-          cve_ids: unionOfCveLists((row.cve_lists ?? []) as string[][]),
-        }));
-    },
+    group: (filter, by) => rollupGroup(rollups.backend, filter, by),
     async lastAlert(pkg) {
       const rows = await sql.unsafe(
         `SELECT * FROM audit_log WHERE package = $1 AND verdict = 'CVE_ALERT'

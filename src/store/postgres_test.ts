@@ -1,5 +1,7 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
+import postgres from "postgres";
 import { storeContract } from "./contract_test_suite.ts";
+import { postgresGroup } from "./postgres_group.ts";
 import { openPostgresStore } from "./postgres.ts";
 import { migrationState } from "./postgres_connection.ts";
 import { createScratchDatabase, queryPostgres } from "../../tests/helpers/postgres.ts";
@@ -7,12 +9,17 @@ import { createScratchDatabase, queryPostgres } from "../../tests/helpers/postgr
 storeContract("postgres", async ({ now }) => {
   const db = await createScratchDatabase("contract");
   const store = await openPostgresStore(db.url, { now });
+  const raw = postgres(db.url, { max: 1, onnotice: () => {} });
   return {
     store,
+    rawGroup: (filter, by) => postgresGroup(raw, filter, by),
+    storedRollupBuckets: async () =>
+      Number((await queryPostgres(db.url, "SELECT COUNT(*) AS n FROM audit_rollup_buckets"))[0].n),
     committedAuditRows: async () =>
       Number((await queryPostgres(db.url, "SELECT COUNT(*) AS n FROM audit_log"))[0].n),
     dispose: async () => {
       await store.close();
+      await raw.end({ timeout: 1 });
       await db.drop();
     },
   };
@@ -35,6 +42,8 @@ Deno.test("openPostgresStore() migrates once even when instances start together"
     deepStrictEqual(tables, [
       "approval_requests",
       "audit_log",
+      "audit_rollup",
+      "audit_rollup_buckets",
       "scanner_passes",
       "schema_migrations",
     ]);

@@ -16,11 +16,6 @@ export interface StoreOptions {
   databaseUrl: string | null;
   /** `INSTANCE_ID`; null means `<hostname>:<pid>`. */
   instanceId: string | null;
-  /**
-   * `AUDIT_WRITER`: where SQLite commits audit rows — `inline` (on the event
-   * loop, the default) or `thread` (a dedicated writer thread).
-   */
-  auditWriter: "inline" | "thread";
 }
 
 /** The `store` area. */
@@ -36,12 +31,10 @@ export const storeArea = defineArea({
       })
       .optional(),
     INSTANCE_ID: z.string().min(1).max(200).optional(),
-    AUDIT_WRITER: z.enum(["inline", "thread"]).default("inline"),
   },
   options: (v): StoreOptions => ({
     dbPath: v.POLICY_DB_PATH,
     databaseUrl: v.DATABASE_URL ?? null,
     instanceId: v.INSTANCE_ID ?? null,
-    auditWriter: v.AUDIT_WRITER,
   }),
 });

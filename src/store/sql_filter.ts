@@ -11,28 +11,52 @@ import type { ApprovalFilter, AuditFilter, AuditGroupKey, AuditRow, NewAuditRow 
 export interface SqlDialect {
   /** The placeholder of the `n`-th parameter (1-based). */
   placeholder(n: number): string;
+  /** A placeholder that names the `n`-th parameter, so that it may appear more than once. */
+  numbered(n: number): string;
   /** A condition that is never true. */
   never: string;
   /** The condition "the decision's data of kind `kindParam` was unavailable" (`data` JSON). */
   dataUnavailable(kindParam: string): string;
   /** The UTC day of `ts` as `YYYY-MM-DD`. */
   day: string;
+  /** The audit log joined with one row per CVE id of each row (`cve.value`). */
+  auditPerCve: string;
+  /** An aggregate: the `cve_ids` lists of the group's rows. */
+  cveLists: string;
+  /** An aggregate: the distinct texts of `column` (SQLite: a JSON array; PostgreSQL: text[]). */
+  distinctTexts(column: string): string;
+  /** The start of the `seconds`-long bucket holding `ts` (epoch-aligned), as ISO-8601 text. */
+  bucket(seconds: number): string;
 }
 
 /** SQLite: `?` placeholders. */
 export const SQLITE_DIALECT: SqlDialect = {
   placeholder: () => "?",
+  numbered: (n) => `?${n}`,
   never: "0",
   dataUnavailable: (kind) => `json_extract(data, '$.' || ${kind} || '.status') = 'unavailable'`,
   day: "substr(ts, 1, 10)",
+  auditPerCve: "audit_log, json_each(audit_log.cve_ids) AS cve",
+  cveLists: "group_concat(cve_ids, char(31))",
+  distinctTexts: (column) => `json_group_array(DISTINCT ${column})`,
+  bucket: (seconds) =>
+    `strftime('%Y-%m-%dT%H:00:00.000Z', unixepoch(ts) / ${seconds} * ${seconds}, 'unixepoch')`,
 };
 
 /** PostgreSQL: `$n` placeholders. */
 export const POSTGRES_DIALECT: SqlDialect = {
   placeholder: (n) => `$${n}`,
+  numbered: (n) => `$${n}`,
   never: "FALSE",
   dataUnavailable: (kind) => `data -> (${kind}::text) ->> 'status' = 'unavailable'`,
   day: "to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+  auditPerCve:
+    "audit_log CROSS JOIN LATERAL jsonb_array_elements_text(audit_log.cve_ids) AS cve(value)",
+  cveLists: "jsonb_agg(cve_ids)",
+  distinctTexts: (column) => `array_agg(DISTINCT ${column})`,
+  bucket: (seconds) =>
+    `to_char(to_timestamp(floor(extract(epoch FROM ts) / ${seconds}) * ${seconds})
+      AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24":00:00.000Z"')`,
 };
 
 /** Audit columns written on insert (every column but `id`), in order. */

@@ -7,7 +7,6 @@
  * @module
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import { createInlineAuditWriter, createThreadedAuditWriter } from "./audit_writer.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { createSqliteApprovalStore } from "./sqlite_approvals.ts";
 import { createSqliteAuditStore } from "./sqlite_audit.ts";
@@ -23,11 +22,6 @@ export interface SqliteStoreOptions {
    * pending rows commit at once instead of waiting for the next turn.
    */
   maxBatchRows?: number;
-  /**
-   * Where audit rows are committed: `inline` (default) or `thread` (a writer
-   * thread with its own connection; an in-memory database is always inline).
-   */
-  auditWriter?: "inline" | "thread";
 }
 
 /**
@@ -37,7 +31,7 @@ export interface SqliteStoreOptions {
  * one: the audit indexes change the same pages commit after commit, so a
  * longer interval copies far less per row (measured in docs/performance.md:
  * 14–30 % less CPU per inserted row; the WAL file grows to about 16 MB and the
- * slowest commit from ~22 to ~37 ms). Also set by the writer thread.
+ * slowest commit from ~22 to ~37 ms).
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 
@@ -81,13 +75,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const inTransaction = createTransaction(db);
   migrate(db, inTransaction);
   let closed = false;
-  const inMemory = path === ":memory:" || path === "" || path.startsWith("file::memory:");
-  const writer = options.auditWriter === "thread" && !inMemory
-    ? createThreadedAuditWriter(path)
-    : createInlineAuditWriter(db, inTransaction);
   const audit = createSqliteAuditStore({
     db,
-    writer,
+    inTransaction,
     now,
     isClosed: () => closed,
     maxBatchRows: options.maxBatchRows,
@@ -107,7 +97,6 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       }),
     close: async () => {
       await audit.queue.drain();
-      await writer.close();
       if (!closed) {
         closed = true;
         db.close();

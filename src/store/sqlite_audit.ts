@@ -4,21 +4,24 @@
  * @module
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { AuditWriter } from "./audit_writer.ts";
 import { createGroupCommit, type GroupCommit } from "./group_commit.ts";
+import type { Transaction } from "./sqlite_transaction.ts";
 import {
+  AUDIT_INSERT_COLUMNS,
+  auditInsertValues,
   auditWhere,
-  groupColumns,
   SQLITE_DIALECT,
   storedAuditRow,
-  unionOfCveLists,
 } from "./sql_filter.ts";
-import type { AuditGroup, AuditRow, AuditStore, NewAuditRow } from "./types.ts";
+import type { AuditRow, AuditStore, NewAuditRow } from "./types.ts";
 import { auditRowFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
-
-const GROUP_COLUMNS = groupColumns(SQLITE_DIALECT);
+import { rollupGroup } from "./rollup_group.ts";
+import { createSqliteRollups } from "./sqlite_rollup.ts";
 
 type Row = Record<string, SQLInputValue>;
+
+const AUDIT_INSERT = `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
+  VALUES (${AUDIT_INSERT_COLUMNS.map(() => "?").join(", ")})`;
 
 /** The SQLite audit store and its group-commit queue (drained on close). */
 export interface SqliteAuditStore extends AuditStore {
@@ -27,10 +30,9 @@ export interface SqliteAuditStore extends AuditStore {
 
 /** What the SQLite audit store runs on. */
 export interface SqliteAuditDeps {
-  /** An open, migrated database (reads). */
+  /** An open, migrated database. */
   db: DatabaseSync;
-  /** Where inserts go: a writer thread, or the connection above for `:memory:`. */
-  writer: AuditWriter;
+  inTransaction: Transaction;
   now: () => Date;
   isClosed: () => boolean;
   /** Most rows of one group commit (default 256). */
@@ -39,22 +41,22 @@ export interface SqliteAuditDeps {
 
 /** Creates the audit store. */
 export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore {
-  const { db, writer, now, isClosed } = deps;
-  // Timestamps come from this thread's clock (injectable), taken when the row is submitted.
-  const insertAll = async (rows: NewAuditRow[]): Promise<AuditRow[]> => {
-    const timed = rows.map((row) => [now().toISOString(), row] as [string, NewAuditRow]);
-    const ids = await writer.write(timed);
-    return timed.map(([ts, row], i) => storedAuditRow(row, ids[i], ts));
+  const { db, inTransaction, now, isClosed } = deps;
+  const insertAudit = db.prepare(AUDIT_INSERT);
+  const rollups = createSqliteRollups(db, inTransaction);
+  const insertOne = (row: NewAuditRow): AuditRow => {
+    const ts = now().toISOString();
+    rollups.noteInsert(ts);
+    const result = insertAudit.run(...auditInsertValues(row, ts));
+    return storedAuditRow(row, Number(result.lastInsertRowid), ts);
   };
-  const queue = createGroupCommit(insertAll, {
-    maxBatch: deps.maxBatchRows,
-    pipelined: writer.pipelined,
-  });
+  const insertAll = (rows: NewAuditRow[]) => inTransaction(() => rows.map(insertOne));
+  const queue = createGroupCommit(insertAll, { maxBatch: deps.maxBatchRows });
 
   return {
     queue,
     insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
-    insertMany: (rows) => insertAll(rows),
+    insertMany: (rows) => Promise.resolve().then(() => insertAll(rows)),
     list: (filter, limit) =>
       Promise.resolve().then(() => {
         const where = auditWhere(filter, SQLITE_DIALECT);
@@ -63,37 +65,7 @@ export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore 
           .all(...where.params, limit) as Row[];
         return rows.map((r) => auditRowFrom(r, SQLITE_COLUMNS));
       }),
-    group: (filter, by) =>
-      Promise.resolve().then(() => {
-        const columns = by.map((key, i) => `${GROUP_COLUMNS[key]} AS k${i}`);
-        const where = auditWhere(filter, SQLITE_DIALECT);
-        const select = columns.length ? `${columns.join(", ")}, ` : "";
-        const groupBy = columns.length ? `GROUP BY ${by.map((_, i) => `k${i}`).join(", ")}` : "";
-        const from = by.includes("cve")
-          ? "audit_log, json_each(audit_log.cve_ids) AS cve"
-          : "audit_log";
-        const rows = db.prepare(
-          `SELECT ${select}COUNT(*) AS count, MAX(max_cvss) AS max_cvss, MAX(ts) AS last_ts,
-             json_group_array(DISTINCT project) AS projects,
-             group_concat(cve_ids, char(31)) AS cve_lists
-           FROM ${from} ${where.sql} ${groupBy}
-           ORDER BY count DESC, last_ts DESC`,
-        ).all(...where.params) as Row[];
-        return rows
-          .filter((row) => Number(row.count) > 0)
-          .map((row): AuditGroup => ({
-            keys: Object.fromEntries(by.map((key, i) => [key, row[`k${i}`] as string | null])),
-            count: Number(row.count),
-            max_cvss: row.max_cvss === null ? null : Number(row.max_cvss),
-            last_ts: String(row.last_ts),
-            projects: (JSON.parse(String(row.projects)) as string[]).sort(),
-            cve_ids: unionOfCveLists(
-              String(row.cve_lists ?? "").split("\x1f").filter(Boolean).map((list) =>
-                JSON.parse(list) as string[]
-              ),
-            ),
-          }));
-      }),
+    group: (filter, by) => rollupGroup(rollups.backend, filter, by),
     lastAlert: (pkg) =>
       Promise.resolve().then(() => {
         const row = db.prepare(

@@ -1,25 +1,36 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { sqliteGroup } from "./sqlite_group.ts";
 import { openSqliteStore, WAL_AUTOCHECKPOINT_PAGES } from "./sqlite.ts";
 import { auditRow } from "../../tests/helpers/audit_rows.ts";
 import { storeContract } from "./contract_test_suite.ts";
 import { auditCount, queryDb } from "../../tests/helpers/db.ts";
 
-for (const auditWriter of ["inline", "thread"] as const) {
-  storeContract(auditWriter === "inline" ? "sqlite" : "sqlite, writer thread", async ({ now }) => {
-    const dir = await Deno.makeTempDir();
-    const path = join(dir, "contract.db");
-    const store = openSqliteStore(path, { now, auditWriter });
-    return {
-      store,
-      committedAuditRows: () => Promise.resolve(auditCount(path)),
-      dispose: async () => {
-        await store.close();
-        await Deno.remove(dir, { recursive: true });
-      },
-    };
-  });
-}
+storeContract("sqlite", async ({ now }) => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "contract.db");
+  const store = openSqliteStore(path, { now });
+  return {
+    store,
+    committedAuditRows: () => Promise.resolve(auditCount(path)),
+    rawGroup: (filter, by) =>
+      Promise.resolve().then(() => {
+        const db = new DatabaseSync(path, { readOnly: true });
+        try {
+          return sqliteGroup(db, filter, by);
+        } finally {
+          db.close();
+        }
+      }),
+    storedRollupBuckets: () =>
+      Promise.resolve(Number(queryDb(path, "SELECT COUNT(*) AS n FROM audit_rollup_buckets")[0].n)),
+    dispose: async () => {
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+});
 
 Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migrations", async () => {
   const dir = await Deno.makeTempDir();
@@ -27,7 +38,7 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   await openSqliteStore(path).close();
   await openSqliteStore(path).close();
   const migrations = queryDb(path, "SELECT version FROM schema_migrations");
-  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3]);
+  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3, 4]);
   equal(queryDb(path, "PRAGMA journal_mode")[0].journal_mode, "wal");
   const tables = queryDb(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .map((t) => t.name);

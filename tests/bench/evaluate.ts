@@ -21,7 +21,7 @@
  *        BENCH_COMPARE_REPO=DIR (also run `policyd serve` from the checkout DIR as
  *          target `compare`, in the same alternating rounds: an A/B of a change),
  *        BENCH_COMPARE_ENV="NAME=VALUE …" (settings of the `compare` target only; with
- *          BENCH_COMPARE_REPO=. an A/B of a setting, e.g. AUDIT_WRITER=thread)
+ *          BENCH_COMPARE_REPO=. an A/B of a setting, e.g. IDLE_TIMEOUT_MS=0)
  *
  * Next to requests per second it prints each server's CPU time per answered
  * request (user + system of the whole process, every thread, read from
@@ -193,9 +193,6 @@ function spawnPolicyd(
       OSV_API_URL: upstream.url,
       PYPI_URL: upstream.url,
       LOG_LEVEL,
-      ...(Deno.env.get("BENCH_AUDIT_WRITER")
-        ? { AUDIT_WRITER: Deno.env.get("BENCH_AUDIT_WRITER")! }
-        : {}),
       ...extraEnv,
     },
     "/api/v1/evaluate?package=requests&version=2.32.3",

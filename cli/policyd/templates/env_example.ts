@@ -38,12 +38,6 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         meaning: "name of this instance in /health and scanner records; unset = <hostname>:<pid>",
       },
       {
-        name: "AUDIT_WRITER",
-        default: "inline",
-        meaning:
-          "inline | thread: where SQLite commits audit rows (on the event loop, or a writer thread for hosts with idle cores)",
-      },
-      {
         name: "POLICY_PROJECT_NAME",
         default: "policyd",
         meaning: "the server's own project name (scanner rows)",
