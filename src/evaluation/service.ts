@@ -18,6 +18,7 @@ import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import { withDeadline } from "../lookups/deadline.ts";
 import type { AuditStore, NewAuditRow } from "../store/types.ts";
+import { evaluationOf } from "./evaluation_json.ts";
 
 /** Who asked, from where (SPEC §7 "Context of every call"). */
 export interface CallContext {
@@ -165,7 +166,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const snapshot = deps.registry.current();
       const decision = await decide(request, snapshot);
       const row = await deps.audit.insert(auditRowOf(decision, snapshot, context));
-      return { ...decision, registry_version: snapshot.registry.version, audit_id: row.id };
+      return evaluationOf(decision, snapshot.registry.version, row.id);
     },
     async evaluateMany(requests, context) {
       const snapshot = deps.registry.current();
@@ -186,11 +187,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const rows = await deps.audit.insertMany(
         decisions.map((d) => auditRowOf(d, snapshot, context)),
       );
-      return decisions.map((d, i) => ({
-        ...d,
-        registry_version: snapshot.registry.version,
-        audit_id: rows[i].id,
-      }));
+      return decisions.map((d, i) => evaluationOf(d, snapshot.registry.version, rows[i].id));
     },
   };
 }

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { createMemoryCache } from "../cache/memory.ts";
 import { decisionStableUntil } from "../core/facts_verdict.ts";
-import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
+import type { Decision, LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import { withLicenseCache, withVulnerabilityCache } from "../lookups/cached.ts";
 import { openSqliteStore } from "../store/sqlite.ts";
 import { snapshotOf } from "../../tests/helpers/registry.ts";
 import { type CallContext, createEvaluationService } from "./service.ts";
+import { evaluationJson, evaluationOf } from "./evaluation_json.ts";
 
 const DAY = 86_400_000;
 const CONTEXT: CallContext = {
@@ -153,4 +154,47 @@ Deno.test("remembered decisions: a release leaves its cooldown at upload time + 
   } finally {
     await demo.close();
   }
+});
+
+Deno.test("evaluationJson: byte for byte JSON.stringify, for fresh, decided and remembered evaluations", async () => {
+  const clock = { now: Date.parse("2026-11-24T12:00:00Z") };
+  const demo = await serviceAt(clock, "2026-10-01T00:00:00Z");
+  try {
+    const texts: string[] = [];
+    for (let i = 0; i < 4; i++) { // fetched, decided from cached facts, then remembered twice
+      const evaluation = await demo.evaluate();
+      assert.equal(evaluationJson(evaluation), JSON.stringify(evaluation));
+      texts.push(evaluationJson(evaluation));
+    }
+    const remembered = await demo.evaluate();
+    assert.ok(
+      Object.isFrozen(remembered),
+      "an evaluation sharing a remembered decision is read-only",
+    );
+    assert.throws(() => {
+      (remembered as { verdict: string }).verdict = "DENIED";
+    }, TypeError);
+    assert.equal(evaluationJson(remembered), JSON.stringify(remembered));
+    // Only the audit id differs between the remembered answers.
+    const withoutId = (text: string) => text.replace(/"audit_id":\d+/, "");
+    assert.equal(withoutId(texts[3]), withoutId(texts[2]));
+  } finally {
+    await demo.close();
+  }
+});
+
+Deno.test("evaluationJson: a decision that is not remembered (or has no fields) is serialised as is", () => {
+  const decision = {
+    package: "demo",
+    version: null,
+    verdict: "ALLOWED",
+    reason: 'quoted "reason" with … and \u2028',
+  } as unknown as Decision;
+  const fresh = evaluationOf(decision, "v1", 1);
+  assert.ok(!Object.isFrozen(fresh));
+  assert.equal(evaluationJson(fresh), JSON.stringify(fresh));
+  const frozen = evaluationOf(Object.freeze({ ...decision }), 'v"2', 2);
+  assert.equal(evaluationJson(frozen), JSON.stringify(frozen));
+  const empty = evaluationOf(Object.freeze({}) as Decision, "v3", 3);
+  assert.equal(evaluationJson(empty), JSON.stringify(empty));
 });

@@ -38,6 +38,9 @@ export { MAX_BODY_BYTES };
 /** Routes that never require authentication (SPEC §15.27): the contracts marked `public`. */
 const PUBLIC_API_PATHS = new Set(API_ROUTES.filter((r) => r.public).map(fullPath));
 
+/** Methods whose request bodies no route reads. */
+const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
+
 /** GET routes that write (an evaluation is audited): no `*` project there. */
 const WRITING_GETS = new Set(["/api/v1/evaluate"]);
 
@@ -77,8 +80,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     // three when the level filters it out (docs/performance.md).
     const accessLog = deps.accessLog !== false && log.enabled("info");
     const started = accessLog ? performance.now() : 0;
-    await next();
+    // Set before the handler runs, so the response is built with it; a header
+    // added afterwards makes Hono copy the finished response (docs/performance.md).
+    // Responses built outside the context (the error handler's) get it after.
     c.header("x-request-id", requestId);
+    await next();
+    if (c.res.headers.get("x-request-id") !== requestId) c.header("x-request-id", requestId);
     if (accessLog) {
       log.info("request", {
         method: c.req.method,
@@ -89,19 +96,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
   });
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ProblemError(
-          413,
-          "body-too-large",
-          `request body exceeds ${MAX_BODY_BYTES} bytes`,
-        );
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ProblemError(
+        413,
+        "body-too-large",
+        `request body exceeds ${MAX_BODY_BYTES} bytes`,
+      );
+    },
+  });
+  // GET and HEAD carry no body we read: looking for one makes the runtime build
+  // a body stream per request (docs/performance.md).
+  app.use("*", (c, next) => BODYLESS_METHODS.has(c.req.method) ? next() : limitBody(c, next));
 
   app.use("*", sameOriginGuard({ allowedOrigins: http.allowedOrigins }));
 
@@ -154,7 +161,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     await next();
   });
 
-  app.use("*", rateLimit({ perMinute: http.rateLimitPerMinute, peer }));
+  // Off (0) is the default: then no request pays for a middleware that does nothing.
+  if (http.rateLimitPerMinute > 0) {
+    app.use("*", rateLimit({ perMinute: http.rateLimitPerMinute, peer }));
+  }
 
   app.route("/api/v1", healthRoutes(deps));
   app.route("/api/v1", evaluateRoutes(deps));

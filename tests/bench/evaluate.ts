@@ -5,6 +5,8 @@
  *
  * - `bare`: a bare Hono route on `Deno.serve` answering `{"ok":true}`;
  * - `insert`: a bare Hono route that commits one SQLite row per request;
+ * - `answer`: a bare Hono route answering a copy of one real `/evaluate`
+ *   answer (about 1 KB): what the answer's size alone costs;
  * - `evaluate`: a real `policyd serve` process (registry hit, in-process
  *   cache warm, one audit row committed before every answer).
  *
@@ -216,6 +218,18 @@ try {
     ),
     await spawnPolicyd("evaluate", REPO, join(dir, "policyd.db")),
   );
+  // The `answer` baseline serves what policyd answers, byte for byte the same document.
+  const evaluateUrl = targets[targets.length - 1].url;
+  const answerPath = join(dir, "answer.json");
+  await Deno.writeTextFile(answerPath, await (await fetch(evaluateUrl)).text());
+  targets.push(
+    await spawnServer(
+      "answer",
+      ["run", "-A", "tests/bench/servers.ts", "answer", answerPath],
+      {},
+      "/answer",
+    ),
+  );
   if (COMPARE_REPO) {
     targets.push(await spawnPolicyd("compare", COMPARE_REPO, join(dir, "compare.db"), COMPARE_ENV));
   }
@@ -231,9 +245,14 @@ try {
   console.log(
     `round  ${names.map((n) => `${n} req/s`.padStart(16)).join("")}` +
       `${names.map((n) => `${n} CPU µs/req`.padStart(20)).join("")}` +
-      (ONLY ? "" : "   insert/bare   evaluate/bare"),
+      (ONLY ? "" : "   insert/bare   answer/bare   evaluate/bare"),
   );
-  const ratios = { insert: [] as number[], evaluate: [] as number[], compare: [] as number[] };
+  const ratios = {
+    insert: [] as number[],
+    answer: [] as number[],
+    evaluate: [] as number[],
+    compare: [] as number[],
+  };
   const cpu: Record<string, number[]> = {};
   let answeredEvaluations = WARM;
   let errors = 0;
@@ -256,19 +275,20 @@ try {
     }${names.map((n) => (cpuUs[n]?.toFixed(1) ?? "n/a").padStart(20)).join("")}`;
     if (!ONLY) {
       ratios.insert.push(rps.insert / rps.bare);
+      ratios.answer.push(rps.answer / rps.bare);
       ratios.evaluate.push(rps.evaluate / rps.bare);
       if (COMPARE_REPO) ratios.compare.push(rps.compare / rps.bare);
       line += `${(rps.insert / rps.bare).toFixed(2).padStart(14)}${
-        (rps.evaluate / rps.bare).toFixed(2).padStart(16)
-      }`;
+        (rps.answer / rps.bare).toFixed(2).padStart(14)
+      }${(rps.evaluate / rps.bare).toFixed(2).padStart(16)}`;
     }
     console.log(line);
   }
   if (!ONLY) {
     console.log(
-      `median  insert/bare ${median(ratios.insert).toFixed(2)}   evaluate/bare ${
-        median(ratios.evaluate).toFixed(2)
-      }   (goal: evaluate ≥ 0.40 × bare)${
+      `median  insert/bare ${median(ratios.insert).toFixed(2)}   answer/bare ${
+        median(ratios.answer).toFixed(2)
+      }   evaluate/bare ${median(ratios.evaluate).toFixed(2)}   (goal: evaluate ≥ 0.40 × bare)${
         COMPARE_REPO ? `   compare/bare ${median(ratios.compare).toFixed(2)}` : ""
       }`,
     );

@@ -6,6 +6,8 @@
  *   deno run -A tests/bench/servers.ts bare   # a bare Hono route on Deno.serve
  *   deno run -A tests/bench/servers.ts insert DB_PATH
  *                                             # a bare Hono route that commits one SQLite row per request
+ *   deno run -A tests/bench/servers.ts answer JSON_PATH
+ *                                             # a bare Hono route answering the JSON document in JSON_PATH
  *
  * policyd itself runs as `cli/policyd.ts serve`, exactly as deployed. Each
  * prints `listening PORT` on stdout once it accepts connections.
@@ -47,12 +49,25 @@ function insertApp(path: string): Hono {
   return app;
 }
 
+/**
+ * A bare route answering a given document (the benchmark passes one real
+ * `/evaluate` answer, about 1 KB): what the size of evaluate's answer alone
+ * costs a route that does nothing else.
+ */
+function answerApp(path: string): Hono {
+  const answer = JSON.parse(Deno.readTextFileSync(path));
+  const app = new Hono();
+  app.get("/answer", (c) => c.json(answer));
+  return app;
+}
+
 if (import.meta.main) {
   const [kind, path] = Deno.args;
   if (kind === "bare") serve(bareApp());
   else if (kind === "insert" && path) serve(insertApp(path));
+  else if (kind === "answer" && path) serve(answerApp(path));
   else {
-    console.error("usage: servers.ts bare | insert DB_PATH");
+    console.error("usage: servers.ts bare | insert DB_PATH | answer JSON_PATH");
     Deno.exit(64);
   }
 }

@@ -11,9 +11,12 @@ Deno.test("GET /evaluate denies a banned package with its replacement and writes
         "x-policy-agent-model": "claude",
         "x-policy-agent-version": "4",
         "x-policy-source": "check",
+        "x-request-id": "trace-42",
       },
     });
     equal(res.status, 200);
+    equal(res.headers.get("content-type"), "application/json");
+    equal(res.headers.get("x-request-id"), "trace-42", "the caller's request id comes back");
     const body = await res.json();
     equal(body.verdict, "DENIED");
     equal(body.denial_category, "DENIAL_BANNED");

@@ -94,7 +94,9 @@ Deno.test("malformed input gets a 4xx problem+json and never a 5xx", async (t) =
     ];
     for (const [name, call, status] of cases) {
       await t.step(name, async () => {
-        await expectProblem(await call(), status);
+        const res = await call();
+        ok(res.headers.get("x-request-id")?.startsWith("req-"), "problems carry the request id");
+        await expectProblem(res, status);
       });
     }
     equal(auditCount(server.dbPath), 0, "rejected requests write no audit rows");

@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { BatchRequestSchema, EvaluateQuerySchema } from "../../api/evaluate.ts";
 import { parsePackageSpec } from "../../evaluation/package_spec.ts";
+import { evaluationJson } from "../../evaluation/evaluation_json.ts";
 import type { EvaluationRequest } from "../../core/types.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest } from "../problem.ts";
@@ -19,6 +20,9 @@ function toRequest(spec: string, version: string | undefined, prefix = ""): Eval
   return parsed.request;
 }
 
+/** What `c.json` would send: the answer is serialised by {@link evaluationJson} instead. */
+const JSON_CONTENT_TYPE = { "content-type": "application/json" };
+
 /** Routes of the Advisor. */
 export function evaluateRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
@@ -26,7 +30,8 @@ export function evaluateRoutes(deps: AppDeps): Hono<AppEnv> {
   routes.get("/evaluate", async (c) => {
     const query = parseOr400(EvaluateQuerySchema, c.req.query(), "evaluation query");
     const request = toRequest(query.package, query.version);
-    return c.json(await deps.evaluations.evaluate(request, c.get("context")));
+    const evaluation = await deps.evaluations.evaluate(request, c.get("context"));
+    return c.body(evaluationJson(evaluation), 200, JSON_CONTENT_TYPE);
   });
 
   routes.post("/evaluate/batch", async (c) => {
