@@ -3,8 +3,10 @@
  * agent's JSON answer on stdout, exit 0 always. The payload goes through the
  * one normalising adapter (`agents/payload.ts`), the gate takes one decision
  * (`hooks/gate.ts`), and `agents/answer.ts` words it in the agent's format.
- * Malformed input and our own failures never block: they print nothing on
- * stdout and one diagnostic line on stderr.
+ * Input that is not a hook event prints one diagnostic line on stderr. A tool
+ * call the gate cannot read, or a `.policy.toml` it cannot use, is never
+ * passed silently: denied under `fail_open = false` (and for an unusable
+ * configuration always), answered with a visible warning otherwise.
  *
  * @module
  */
@@ -12,15 +14,19 @@
 import { clientFromConfig } from "../api_client.ts";
 import type { ApiClient } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
+import type { ResolvedConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 import { gateAction } from "../hooks/gate.ts";
-import type { GateDeps } from "../hooks/gate.ts";
+import type { GateDeps, HookDecision } from "../hooks/gate.ts";
 import { normalizePayload } from "../agents/payload.ts";
-import type { Agent, Dialect, ToolAction } from "../agents/payload.ts";
+import type { Agent, Dialect, NormalizedEvent, ToolAction } from "../agents/payload.ts";
+import { mightMatter } from "../agents/shell_sniff.ts";
+import { isProtectedPath } from "../agents/protected.ts";
 import { manifestKind, projectRootOf } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
 import { preToolAnswer, sessionStartAnswer } from "../agents/answer.ts";
+import type { HookAnswer } from "../agents/answer.ts";
 
 /** Model name recorded when neither the payload nor POLICY_AGENT_MODEL says. */
 const DEFAULT_MODEL: Record<Dialect, string> = {
@@ -71,6 +77,38 @@ function configStart(action: ToolAction | null, cwd: string | null, io: Io): str
   return io.cwd;
 }
 
+/** The hook's answer to a tool call it could not judge: warn under fail_open, else deny. */
+function failed(
+  event: NormalizedEvent,
+  message: string,
+  failOpen: boolean,
+  io: Io,
+): string | null {
+  io.stderr(`policy hook: ${oneLine(message)}\n`);
+  // Copilot processes only a deny, so a warning there would be seen by no one: it denies.
+  const deny = !failOpen || event.dialect === "copilot";
+  return preToolAnswer(
+    event.dialect,
+    deny ? { kind: "deny", message } : { kind: "warn", message },
+    event.eventName,
+  );
+}
+
+/** The answer for a decision of the gate (null: nothing to judge). */
+function answerFor(
+  event: NormalizedEvent,
+  decision: [HookDecision, string | null] | null,
+): string | null {
+  const [verdict, message] = decision ?? ["allow", null];
+  if (verdict === "deny") {
+    return preToolAnswer(event.dialect, { kind: "deny", message: message ?? "" }, event.eventName);
+  }
+  const answer: HookAnswer = message === null
+    ? { kind: "allow" }
+    : { kind: verdict === "warn" ? "warn" : "context", message };
+  return preToolAnswer(event.dialect, answer, event.eventName);
+}
+
 /** Output JSON for one event from `agent`'s hook, or null for no output. */
 export async function hookOutput(
   stdin: string,
@@ -89,9 +127,23 @@ export async function hookOutput(
     io.stderr(`policy hook: ignored: ${event}\n`);
     return null;
   }
-  if (event.event === "other" || (event.event === "pre_tool" && event.action === null)) return null;
-  const start = configStart(event.action, event.cwd, io);
-  const config = await loadConfig(start);
+  if (event.event === "other") return null;
+  const action = event.action;
+  // The cheap look first: a command that installs nothing never loads the reader or config.
+  if (event.event === "pre_tool" && (action === null || !relevant(action))) {
+    return answerFor(event, null);
+  }
+  const start = configStart(action, event.cwd, io);
+  let config: ResolvedConfig;
+  try {
+    config = await loadConfig(start);
+  } catch (error) {
+    if (!(error instanceof ClientError)) throw error;
+    // A .policy.toml the client cannot use never passes silently, whatever fail_open says.
+    const message = `Dependency policy configuration is unusable: ${error.message}. A human ` +
+      `must fix it; until then dependency changes are blocked.`;
+    return event.event === "pre_tool" ? failed(event, message, false, io) : null;
+  }
   let client: ApiClient | ClientError;
   try {
     client = clientFromConfig(config, {
@@ -104,7 +156,7 @@ export async function hookOutput(
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const deps: GateDeps = { client, readFile };
+  const deps: GateDeps = { client, readFile, env: io.env };
   if (event.event === "session_start") {
     const { handleSessionStart } = await lazyImport<typeof import("../hooks/claude.ts")>(
       new URL("../hooks/claude.ts", import.meta.url),
@@ -112,12 +164,21 @@ export async function hookOutput(
     const context = await handleSessionStart(config.root, config, deps);
     return context === null ? null : sessionStartAnswer(event.dialect, context);
   }
-  const decision = await gateAction(event.action!, event.cwd ?? start, config, deps);
-  if (decision === null || decision[1] === null) return null;
-  const [verdict, message] = decision;
-  return preToolAnswer(
-    event.dialect,
-    verdict === "deny" ? { kind: "deny", message } : { kind: "context", message },
+  try {
+    return answerFor(event, await gateAction(action!, event.cwd ?? start, config, deps));
+  } catch (error) {
+    const message = `The dependency policy gate could not read this tool call ` +
+      `(${oneLine(String((error as Error)?.message ?? error))}).`;
+    return failed(event, message, config.fail_open, io);
+  }
+}
+
+/** True when the gate may have something to say about `action` (a cheap, conservative test). */
+function relevant(action: ToolAction): boolean {
+  if (action.kind === "shell") return mightMatter(action.command);
+  return action.changes.some((c) =>
+    manifestKind(c.path) !== null || isProtectedPath(c.path) ||
+    (c.readFrom !== undefined && isProtectedPath(c.readFrom))
   );
 }
 

@@ -1,0 +1,32 @@
+/**
+ * The hook's cheap first look at a shell command: could it install a package, write a manifest,
+ * touch the gate's own files, point at an index or approve? When not (`ls -la && git status`),
+ * the hook answers without loading the shell reader, the requirement parser or the configuration
+ * (docs/performance.md, "Client start-up"). A superset test over the raw text: every word the
+ * full reader (`shell.ts`) acts on appears literally in the command, so a miss here is a miss
+ * there too. No imports.
+ *
+ * @module
+ */
+
+/** Programs, subcommands and file names the full reader acts on. */
+const RELEVANT = new RegExp(
+  [
+    // installers, runners and interpreters (`python -m pip`), and the subcommands of the unknown
+    // program (`$TOOL install x`), `eval` and shells running a string
+    String
+      .raw`\b(pip\w*|uvx?|poetry|pdm|pipx|pipenv|hatch|rye|easy_install|conda|mamba|micromamba)\b`,
+    String.raw`\b(python\d*(\.\d+)?|py|pypy\d*|install|add|sync|inject|approve|eval)\b`,
+    // manifests and the gate's own files
+    String
+      .raw`requirements|constraints|pyproject|\.policy\.toml|hooks|\.claude|\.cursor|\.gemini|\.codex`,
+    // index variables and the proposals API
+    String.raw`index|proposals`,
+  ].join("|"),
+  "i",
+);
+
+/** False when the command certainly installs, writes and approves nothing the gate judges. */
+export function mightMatter(command: string): boolean {
+  return RELEVANT.test(command);
+}
