@@ -93,7 +93,7 @@ function readInstall(install: Install, cwd: string, state: State): void {
   const out = state.out;
   const takesValue = (o: string) => FILE_OPTIONS.has(o) || PACKAGE_OPTIONS.has(o) || values.has(o);
   const add = (word: string) => {
-    if (isUnresolved(word) && !/@\s*\S+:\/\//.test(word)) {
+    if (isUnresolved(word) && !/@\s*\S+:\/\//.test(word) && !/^\$\w+\/|^\$\{\w+\}\//.test(word)) {
       // `name==$VERSION`: the name is read, the version is not
       const named = /^([A-Za-z0-9][A-Za-z0-9._-]*(\[[^\]$]*\])?)\s*(===?|~=|!=|<=?|>=?|@)/.exec(
         word,
