@@ -4,7 +4,8 @@
  * loopback: two empty scripts, `deno run empty.ts` and the same empty script
  * run the way the installed `policy` runs (`deno run -A --config deno.json`,
  * see tools/install.ts), next to `policy check`, `policy hook` (a Claude Code
- * PreToolUse edit of a file that is not a manifest), `policy precommit` with
+ * PreToolUse edit of a file that is not a manifest, and a Bash command that
+ * installs nothing: goal ≤ 1.5 × empty, issue #27), `policy precommit` with
  * nothing staged and with 50 staged dependencies. Prints the median wall time
  * and the mean CPU time (user + system, steadier on a shared machine), each as
  * a ratio to both empty scripts. Commands go through the shell (which feeds
@@ -53,6 +54,18 @@ await Deno.writeTextFile(
   }),
 );
 
+// A Bash command that installs nothing: decided by the cheap look, before the shell reader loads.
+const bashInput = join(repo, "bash.json");
+await Deno.writeTextFile(
+  bashInput,
+  JSON.stringify({
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    cwd: repo,
+    tool_input: { command: "ls -la && git status" },
+  }),
+);
+
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
 const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);
 const config = POLICY_CMD[POLICY_CMD.indexOf("--config") + 1];
@@ -64,6 +77,7 @@ const commands: Array<[string, string]> = [
   ],
   ["policy check requests", policy("check", "requests")],
   ["policy hook (PreToolUse)", `${policy("hook")} < ${quote([hookInput])}`],
+  ["policy hook (Bash, no install)", `${policy("hook")} < ${quote([bashInput])}`],
   ["policy precommit (nothing)", `cd ${quote([clean])} && ${policy("precommit")}`],
   ["policy precommit (50 deps)", policy("precommit")],
 ];
@@ -111,7 +125,8 @@ try {
     );
   }
   console.log(
-    "goal (issue #17): policy check ≤ 2.00 × empty; × cfg is the like-for-like ratio " +
+    "goals: policy check ≤ 2.00 × empty (issue #17), policy hook (Bash, no install) ≤ 1.50 × " +
+      "empty (issue #27); × cfg is the like-for-like ratio " +
       "(same deno flags and config as the installed command)",
   );
 } finally {

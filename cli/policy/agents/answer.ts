@@ -8,7 +8,8 @@
  * @module
  */
 
-import type { Dialect } from "./payload.ts";
+import type { Dialect, NormalizedEvent } from "./payload.ts";
+import type { HookDecision } from "../hooks/gate.ts";
 
 /** What to tell the agent: a block, context for the model, a warning, or nothing to say. */
 export type HookAnswer =
@@ -86,4 +87,19 @@ export function sessionStartAnswer(dialect: Dialect, context: string): string | 
   return JSON.stringify({
     hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context },
   });
+}
+
+/** The answer for a decision of the gate (null: nothing to judge) in `event`'s format. */
+export function decisionAnswer(
+  event: Pick<NormalizedEvent, "dialect" | "eventName">,
+  decision: [HookDecision, string | null] | null,
+): string | null {
+  const [verdict, message] = decision ?? ["allow", null];
+  if (verdict === "deny") {
+    return preToolAnswer(event.dialect, { kind: "deny", message: message ?? "" }, event.eventName);
+  }
+  const answer: HookAnswer = message === null
+    ? { kind: "allow" }
+    : { kind: verdict === "warn" ? "warn" : "context", message };
+  return preToolAnswer(event.dialect, answer, event.eventName);
 }

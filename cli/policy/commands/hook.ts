@@ -3,6 +3,8 @@
  * agent's JSON answer on stdout, exit 0 always. The payload goes through the
  * one normalising adapter (`agents/payload.ts`), the gate takes one decision
  * (`hooks/gate.ts`), and `agents/answer.ts` words it in the agent's format.
+ * A tool call that certainly installs nothing is answered here, before the
+ * configuration, client and shell reader load (`hook_decide.ts` does the rest).
  * Input that is not a hook event prints one diagnostic line on stderr. A tool
  * call the gate cannot read, or a `.policy.toml` it cannot use, is never
  * passed silently: denied under `fail_open = false` (and for an unusable
@@ -11,103 +13,15 @@
  * @module
  */
 
-import { clientFromConfig } from "../api_client.ts";
-import type { ApiClient } from "../api_client.ts";
-import { loadConfig } from "../config.ts";
-import type { ResolvedConfig } from "../config.ts";
-import { ClientError, oneLine } from "../exit_codes.ts";
+import { oneLine } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
-import { gateAction } from "../hooks/gate.ts";
-import type { GateDeps, HookDecision } from "../hooks/gate.ts";
 import { normalizePayload } from "../agents/payload.ts";
-import type { Agent, Dialect, NormalizedEvent, ToolAction } from "../agents/payload.ts";
+import type { Agent, ToolAction } from "../agents/payload.ts";
 import { mightMatter } from "../agents/shell_sniff.ts";
 import { isProtectedPath } from "../agents/protected.ts";
-import { manifestKind, projectRootOf } from "../agents/manifest_kind.ts";
+import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
-import { preToolAnswer, sessionStartAnswer } from "../agents/answer.ts";
-import type { HookAnswer } from "../agents/answer.ts";
-
-/** Model name recorded when neither the payload nor POLICY_AGENT_MODEL says. */
-const DEFAULT_MODEL: Record<Dialect, string> = {
-  claude: "claude-code",
-  cursor: "cursor",
-  gemini: "gemini-cli",
-  copilot: "github-copilot",
-  codex: "codex-cli",
-  vscode: "vscode-copilot",
-};
-
-/** Environment variables agents set to the project directory, in order of trust. */
-const PROJECT_DIR_VARS = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"];
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function readFile(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Where the configuration is looked up: the project of the first edited
- * manifest (nearest ancestor with `.policy.toml` or `pyproject.toml`), else the
- * payload's cwd, else the agent's project-directory variable, else our cwd.
- * The payload comes before CLAUDE_PROJECT_DIR, so git worktrees are gated.
- */
-function configStart(action: ToolAction | null, cwd: string | null, io: Io): string {
-  if (action?.kind === "files") {
-    const manifest = action.changes.find((c) => manifestKind(c.path) !== null);
-    if (manifest) return projectRootOf(manifest.path, exists);
-  }
-  if (cwd) return cwd;
-  for (const name of PROJECT_DIR_VARS) {
-    const value = io.env(name);
-    if (value) return value;
-  }
-  return io.cwd;
-}
-
-/** The hook's answer to a tool call it could not judge: warn under fail_open, else deny. */
-function failed(
-  event: NormalizedEvent,
-  message: string,
-  failOpen: boolean,
-  io: Io,
-): string | null {
-  io.stderr(`policy hook: ${oneLine(message)}\n`);
-  // Copilot processes only a deny, so a warning there would be seen by no one: it denies.
-  const deny = !failOpen || event.dialect === "copilot";
-  return preToolAnswer(
-    event.dialect,
-    deny ? { kind: "deny", message } : { kind: "warn", message },
-    event.eventName,
-  );
-}
-
-/** The answer for a decision of the gate (null: nothing to judge). */
-function answerFor(
-  event: NormalizedEvent,
-  decision: [HookDecision, string | null] | null,
-): string | null {
-  const [verdict, message] = decision ?? ["allow", null];
-  if (verdict === "deny") {
-    return preToolAnswer(event.dialect, { kind: "deny", message: message ?? "" }, event.eventName);
-  }
-  const answer: HookAnswer = message === null
-    ? { kind: "allow" }
-    : { kind: verdict === "warn" ? "warn" : "context", message };
-  return preToolAnswer(event.dialect, answer, event.eventName);
-}
+import { decisionAnswer } from "../agents/answer.ts";
 
 /** Output JSON for one event from `agent`'s hook, or null for no output. */
 export async function hookOutput(
@@ -131,46 +45,12 @@ export async function hookOutput(
   const action = event.action;
   // The cheap look first: a command that installs nothing never loads the reader or config.
   if (event.event === "pre_tool" && (action === null || !relevant(action))) {
-    return answerFor(event, null);
+    return decisionAnswer(event, null);
   }
-  const start = configStart(action, event.cwd, io);
-  let config: ResolvedConfig;
-  try {
-    config = await loadConfig(start);
-  } catch (error) {
-    if (!(error instanceof ClientError)) throw error;
-    // A .policy.toml the client cannot use never passes silently, whatever fail_open says.
-    const message = `Dependency policy configuration is unusable: ${error.message}. A human ` +
-      `must fix it; until then dependency changes are blocked.`;
-    return event.event === "pre_tool" ? failed(event, message, false, io) : null;
-  }
-  let client: ApiClient | ClientError;
-  try {
-    client = clientFromConfig(config, {
-      source: "hook",
-      agentModel: io.env("POLICY_AGENT_MODEL") || event.model || DEFAULT_MODEL[event.dialect],
-      env: io.env,
-      fetch: io.fetch,
-    });
-  } catch (error) {
-    if (!(error instanceof ClientError)) throw error;
-    client = error;
-  }
-  const deps: GateDeps = { client, readFile, env: io.env };
-  if (event.event === "session_start") {
-    const { handleSessionStart } = await lazyImport<typeof import("../hooks/claude.ts")>(
-      new URL("../hooks/claude.ts", import.meta.url),
-    );
-    const context = await handleSessionStart(config.root, config, deps);
-    return context === null ? null : sessionStartAnswer(event.dialect, context);
-  }
-  try {
-    return answerFor(event, await gateAction(action!, event.cwd ?? start, config, deps));
-  } catch (error) {
-    const message = `The dependency policy gate could not read this tool call ` +
-      `(${oneLine(String((error as Error)?.message ?? error))}).`;
-    return failed(event, message, config.fail_open, io);
-  }
+  const { decide } = await lazyImport<typeof import("./hook_decide.ts")>(
+    new URL("./hook_decide.ts", import.meta.url),
+  );
+  return await decide(event, io);
 }
 
 /** True when the gate may have something to say about `action` (a cheap, conservative test). */
