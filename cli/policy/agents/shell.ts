@@ -200,10 +200,12 @@ function readWords(command: ShellCommand, raw: string[], state: State): void {
   if (prog === "poetry" && words[1] === "source" && words[2] === "add") {
     out.indexes.push(words.slice(3).find((w) => w.includes("://")) ?? "");
   }
-  if (isUnresolved(words[0]) && words.some((w) => /^(install|add|sync|inject)$/.test(w))) {
+  let install = installOf(words);
+  if (isUnresolved(prog) && words.some((w) => /^(install|add|sync|inject)$/.test(w))) {
     out.problems.push(`cannot tell which program \`${words[0]}\` runs`);
+    // `$PYTHON -m pip install x`, `$PIP install x`: read as the installer it most likely is
+    install = installOf([words.includes("-m") ? "python" : "pip", ...words.slice(1)]);
   }
-  const install = installOf(words);
   if (install === null) return;
   readInstall(install, cwd, state);
   if (install.inner?.length) readWords({ ...command, words: install.inner }, install.inner, state);

@@ -59,6 +59,10 @@ Deno.test("readCommand() reads every runner, option order, installer and prefix"
     ["pip install ./wheels/pycrypto-2.6.1-cp312-cp312-linux_x86_64.whl", ["pycrypto@2.6.1"]],
     ["pip install -e git+https://github.com/x/y.git#egg=pycrypto", ["pycrypto"]],
     ["pip install -e .", []],
+    ["python3 -Im pip install pycrypto", ["pycrypto"]],
+    ["pipx runpip black install pycrypto", ["pycrypto"]],
+    ["$PYTHON -m pip install pycrypto", ["pycrypto"]],
+    ['"$VENV/bin/pip" install pycrypto', ["pycrypto"]],
     ["pip install $VENV/lib/x", []],
   ];
   for (const [command, expected] of cases) assert.deepEqual(names(command), expected, command);
@@ -130,6 +134,7 @@ Deno.test("readCommand() names indexes, approvals, touched gate files and what i
   assert.deepEqual(r("rm -f .claude/settings.json").touched, ["/p/.claude/settings.json"]);
   assert.match(r("pip install $PKG").problems[0], /cannot tell which package `\$PKG`/);
   assert.match(r("$INSTALLER install x").problems[0], /cannot tell which program/);
+  assert.deepEqual(r('"$VENV/bin/pip" install x').problems, []);
   assert.match(r("pip install `echo pycrypto`").problems[0], /cannot tell which package/);
 });
 

@@ -123,7 +123,7 @@ export function installOf(words: string[]): Install | null {
   const [first, ...rest] = words;
   const prog = program(first);
   if (/^(python|py|pypy)(\d+(\.\d+)?)?$/.test(prog)) {
-    const m = rest.indexOf("-m");
+    const m = rest.findIndex((w) => /^-[A-Za-z]*m$/.test(w)); // `-m`, `-Im`
     if (m < 0 || rest[m + 1] === undefined) return null;
     return installOf(rest.slice(m + 1));
   }
@@ -157,6 +157,7 @@ export function installOf(words: string[]): Install | null {
       return sub[0] === "run" ? runner(after(1), PDM_VALUES) : null;
     case "pipx":
       if (sub[0] === "install" || sub[0] === "inject") return all(after(1), PIPX_VALUES);
+      if (sub[0] === "runpip" && sub.length > 2) return installOf(["pip", ...after(2)]);
       return sub[0] === "run" ? toolRunner(after(1), PIPX_VALUES, ["--spec"]) : null;
     case "pipenv":
       if (sub[0] === "install") return all(after(1), PIP_VALUES);
