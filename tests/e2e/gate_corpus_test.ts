@@ -6,7 +6,6 @@
  * (tests/helpers/hook_batch.ts), with a few lines through the installed `policy hook` as well.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { startTestServer } from "../helpers/server.ts";
 import { policy, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
