@@ -43,28 +43,27 @@ await writePolicyToml(clean, server.url);
 await gitIn(repo, ["add", "-A"]);
 const empty = join(repo, "empty.ts");
 await Deno.writeTextFile(empty, "");
-const hookInput = join(repo, "hook.json");
-await Deno.writeTextFile(
-  hookInput,
-  JSON.stringify({
-    hook_event_name: "PreToolUse",
-    tool_name: "Edit",
-    cwd: repo,
-    tool_input: { file_path: join(repo, "README.md"), old_string: "demo", new_string: "bench" },
-  }),
-);
-
+/** Writes one hook payload for the benchmark and returns its path. */
+async function hookPayload(name: string, toolName: string, toolInput: Record<string, string>) {
+  const path = join(repo, name);
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      hook_event_name: "PreToolUse",
+      tool_name: toolName,
+      cwd: repo,
+      tool_input: toolInput,
+    }),
+  );
+  return path;
+}
+const hookInput = await hookPayload("hook.json", "Edit", {
+  file_path: join(repo, "README.md"),
+  old_string: "demo",
+  new_string: "bench",
+});
 // A Bash command that installs nothing: decided by the cheap look, before the shell reader loads.
-const bashInput = join(repo, "bash.json");
-await Deno.writeTextFile(
-  bashInput,
-  JSON.stringify({
-    hook_event_name: "PreToolUse",
-    tool_name: "Bash",
-    cwd: repo,
-    tool_input: { command: "ls -la && git status" },
-  }),
-);
+const bashInput = await hookPayload("bash.json", "Bash", { command: "ls -la && git status" });
 
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
 const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);

@@ -7,7 +7,23 @@
  */
 
 /** Options that take a value, per installer (everything else is a flag or `--opt=value`). */
+/** pip's general options that take a value (before or after the subcommand). */
+const PIP_GENERAL_VALUES = [
+  "--log",
+  "--proxy",
+  "--retries",
+  "--timeout",
+  "--exists-action",
+  "--trusted-host",
+  "--cert",
+  "--client-cert",
+  "--cache-dir",
+  "--python",
+  "--keyring-provider",
+];
+
 export const PIP_VALUES = new Set([
+  ...PIP_GENERAL_VALUES,
   "-c",
   "--constraint",
   "-e",
@@ -35,18 +51,7 @@ export const PIP_VALUES = new Set([
   "--extra-index-url",
   "-f",
   "--find-links",
-  "--log",
-  "--proxy",
-  "--retries",
-  "--timeout",
-  "--exists-action",
-  "--trusted-host",
-  "--cert",
-  "--client-cert",
-  "--cache-dir",
-  "--python",
   "-p",
-  "--keyring-provider",
   "--index-strategy",
   "--resolution",
   "--prerelease",
@@ -127,21 +132,7 @@ export const PACKAGE_OPTIONS = new Set(["--with", "--from", "--spec"]);
 
 /** Global options (before the subcommand) that take a value, per program. */
 export const GLOBAL_VALUES: Record<string, Set<string>> = {
-  pip: new Set([
-    "--python",
-    "--log",
-    "--proxy",
-    "--retries",
-    "--timeout",
-    "--exists-action",
-    "--trusted-host",
-    "--cert",
-    "--client-cert",
-    "--cache-dir",
-    "--use-feature",
-    "--use-deprecated",
-    "--keyring-provider",
-  ]),
+  pip: new Set([...PIP_GENERAL_VALUES, "--use-feature", "--use-deprecated"]),
   uv: new Set([
     "--directory",
     "--project",
