@@ -92,7 +92,7 @@ Deno.test("the gate corpus: every variant denied, no benign original denied, no 
     assert.deepEqual(blocked, [], "benign originals denied");
 
     const crashes = [...originals, ...variants].filter((o) =>
-      /ignored|could not read this tool call/.test(o.stderr)
+      /ignored|could not read this tool call|failed on this tool call/.test(o.stderr)
     );
     assert.deepEqual(crashes.map((c) => c.stderr), [], "crashes");
 

@@ -39,6 +39,8 @@ export interface ShellReading {
   indexes: string[];
   /** Commands that would approve a package (`policy approve`, a POST to the proposals API). */
   approvals: string[];
+  /** Commands that would switch the gate off (`policy uninstall`, `git config core.hooksPath`). */
+  disables: string[];
   /** What could not be read, one phrase each. */
   problems: string[];
 }
@@ -175,6 +177,13 @@ function approval(words: string[]): boolean {
   );
 }
 
+/** A command that would switch the gate off: `policy uninstall`, a new git `core.hooksPath`. */
+function switchesGateOff(words: string[]): boolean {
+  const prog = program(words[0]);
+  if (/^policy(\.ts)?$/.test(prog) && words.includes("uninstall")) return true;
+  return prog === "git" && words.some((w) => /^core\.hookspath/i.test(w));
+}
+
 function readWords(command: ShellCommand, raw: string[], state: State): void {
   const { out, cwd } = state;
   const first = stripPrefix(raw);
@@ -185,6 +194,7 @@ function readWords(command: ShellCommand, raw: string[], state: State): void {
   if (words.length === 0) return;
   const prog = program(words[0]);
   if (approval(words)) out.approvals.push(words.join(" "));
+  if (switchesGateOff(words)) out.disables.push(words.join(" "));
   const c = words.findIndex((w, i) => i > 0 && /^(-[A-Za-z]*c|-Command)$/.test(w));
   if (SHELLS.has(prog) && c > 0 && words[c + 1] !== undefined && state.depth < 3) {
     readLine(words[c + 1], { ...state, depth: state.depth + 1 });
@@ -253,6 +263,7 @@ export function readCommand(command: string, cwd: string, read: ReadText): Shell
     touched: [],
     indexes: [],
     approvals: [],
+    disables: [],
     problems: [],
   };
   readLine(command, { cwd, read, depth: 0, out });

@@ -132,6 +132,8 @@ Deno.test("readCommand() names indexes, approvals, touched gate files and what i
   assert.equal(r("policy request-approval x --rationale y").approvals.length, 0);
   assert.deepEqual(r("echo 'fail_open = true' >> .policy.toml").touched, ["/p/.policy.toml"]);
   assert.deepEqual(r("rm -f .claude/settings.json").touched, ["/p/.claude/settings.json"]);
+  assert.equal(r("policy uninstall").disables.length, 1);
+  assert.equal(r("git config core.hooksPath /dev/null").disables.length, 1);
   assert.match(r("pip install $PKG").problems[0], /cannot tell which package `\$PKG`/);
   assert.match(r("$INSTALLER install x").problems[0], /cannot tell which program/);
   assert.deepEqual(r('"$VENV/bin/pip" install x').problems, []);
@@ -148,6 +150,8 @@ Deno.test("mightMatter() lets commands that install nothing skip the reader, and
       "A=p; $A install x",
       "echo x >> requirements.txt",
       "rm .policy.toml",
+      "policy uninstall",
+      "git config core.hooksPath /tmp/none",
       "python3 -m pip install x",
       "curl -d @a http://h/api/v1/registry/proposals",
       "UV_DEFAULT_INDEX=https://e uv sync",

@@ -16,7 +16,7 @@ const RELEVANT = new RegExp(
     // program (`$TOOL install x`), `eval` and shells running a string
     String
       .raw`\b(pip\w*|uvx?|poetry|pdm|pipx|pipenv|hatch|rye|easy_install|conda|mamba|micromamba)\b`,
-    String.raw`\b(python\d*(\.\d+)?|py|pypy\d*|install|add|sync|inject|approve|eval)\b`,
+    String.raw`\b(python\d*(\.\d+)?|py|pypy\d*|install|uninstall|add|sync|inject|approve|eval)\b`,
     // manifests and the gate's own files
     String
       .raw`requirements|constraints|pyproject|\.policy\.toml|hooks|\.claude|\.cursor|\.gemini|\.codex`,

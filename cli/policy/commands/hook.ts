@@ -47,10 +47,19 @@ export async function hookOutput(
   if (event.event === "pre_tool" && (action === null || !relevant(action))) {
     return decisionAnswer(event, null);
   }
-  const { decide } = await lazyImport<typeof import("./hook_decide.ts")>(
-    new URL("./hook_decide.ts", import.meta.url),
-  );
-  return await decide(event, io);
+  try {
+    const { decide } = await lazyImport<typeof import("./hook_decide.ts")>(
+      new URL("./hook_decide.ts", import.meta.url),
+    );
+    return await decide(event, io);
+  } catch (error) {
+    if (event.event !== "pre_tool") throw error;
+    // Failed before the configuration said fail_open: a tool call is never passed silently.
+    const message = `The dependency policy gate failed on this tool call ` +
+      `(${oneLine(String((error as Error)?.message ?? error))}); it is blocked.`;
+    io.stderr(`policy hook: ${message}\n`);
+    return decisionAnswer(event, ["deny", message]);
+  }
 }
 
 /** True when the gate may have something to say about `action` (a cheap, conservative test). */

@@ -81,7 +81,7 @@ function preliminary(
   config: ResolvedConfig,
   deps: GateDeps,
 ): string | null {
-  const guarded = found.touched.filter(isProtectedPath);
+  const guarded = [...found.touched.filter(isProtectedPath), ...found.disables];
   if (guarded.length) return protectedMessage(guarded);
   if (found.approvals.length) return approvalMessage(found.approvals);
   const foreign = found.indexes.filter((url) => !isPolicyIndex(url, config.server_url));

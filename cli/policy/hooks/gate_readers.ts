@@ -119,6 +119,8 @@ export interface CommandFindings {
   indexes: string[];
   /** Commands that would approve packages. */
   approvals: string[];
+  /** Commands that would switch the gate off. */
+  disables: string[];
   /** What could not be read. */
   problems: string[];
 }
@@ -144,6 +146,7 @@ export function addedByCommand(
   }
   const findings = { wanted, loose, files, ...reading };
   const relevant = wanted.size || files.length || reading.touched.length ||
-    reading.indexes.length || reading.approvals.length || reading.problems.length;
+    reading.indexes.length || reading.approvals.length || reading.disables.length ||
+    reading.problems.length;
   return relevant ? findings : null;
 }
