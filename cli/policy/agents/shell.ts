@@ -20,6 +20,7 @@ import { editable, isUnresolved, requested } from "./shell_requirements.ts";
 import type { RequestedPackage } from "./shell_requirements.ts";
 import { FILE_OPTIONS, INDEX_OPTIONS, INDEX_VARIABLES, PACKAGE_OPTIONS } from "./shell_options.ts";
 import { writesOf } from "./shell_writes.ts";
+import { indirectLines } from "./shell_indirect.ts";
 import type { FileChange } from "./payload.ts";
 
 export type { RequestedPackage } from "./shell_requirements.ts";
@@ -45,8 +46,6 @@ export interface ShellReading {
   problems: string[];
 }
 
-/** Shells whose `-c` argument is itself a command line. */
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell"]);
 const HTTP_CLIENTS = new Set(["curl", "wget", "http", "https", "xh", "httpie"]);
 const XARGS_VALUES = /^-[aIiLlnPsdEe]$/;
 
@@ -195,13 +194,12 @@ function readWords(command: ShellCommand, raw: string[], state: State): void {
   const prog = program(words[0]);
   if (approval(words)) out.approvals.push(words.join(" "));
   if (switchesGateOff(words)) out.disables.push(words.join(" "));
-  const c = words.findIndex((w, i) => i > 0 && /^(-[A-Za-z]*c|-Command)$/.test(w));
-  if (SHELLS.has(prog) && c > 0 && words[c + 1] !== undefined && state.depth < 3) {
-    readLine(words[c + 1], { ...state, depth: state.depth + 1 });
-    return;
-  }
-  if (prog === "eval" && state.depth < 3) {
-    readLine(words.slice(1).join(" "), { ...state, depth: state.depth + 1 });
+  const indirect = indirectLines(command, words, cwd, state.read);
+  if (indirect !== null) {
+    out.problems.push(...indirect.problems);
+    if (state.depth < 3) {
+      for (const line of indirect.lines) readLine(line, { ...state, depth: state.depth + 1 });
+    }
     return;
   }
   if (/^pip\d*(\.\d+)?$/.test(prog) && words[1] === "config" && /index-url/.test(words[3] ?? "")) {

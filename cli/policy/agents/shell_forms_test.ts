@@ -5,6 +5,7 @@ import { manifestDependencies } from "./manifests.ts";
 
 const PYPROJECT = `[project]\nname = "demo"\ndependencies = [\n    "requests>=2.31",\n]\n`;
 const FILES: Record<string, string> = {
+  "/p/setup_env.sh": "#!/bin/sh\nset -e\n# dependencies\npip install pycrypto\n",
   "/p/requirements.txt": "requests==2.31.0\n",
   "/p/pyproject.toml": PYPROJECT,
   "/p/extra.txt": "pycrypto\n",
@@ -28,6 +29,8 @@ Deno.test("readCommand() reads assignments, expansions, # inside words, loops an
     ['for p in requests pycrypto; do pip install "$p"; done', ["requests", "pycrypto"]],
     ["export PKG=pycrypto && uv add $PKG", ["pycrypto"]],
     ["V=2.6.1; pip install pycrypto==$V", ["pycrypto@2.6.1"]],
+    ["# install the tools\npip install pycrypto", ["pycrypto"]],
+    ["pip install requests # pinned later\nuv add pycrypto", ["requests", "pycrypto"]],
   ];
   for (const [command, expected] of cases) assert.deepEqual(names(command), expected, command);
 });
@@ -59,6 +62,14 @@ Deno.test("readCommand() reads every runner, option order, installer and prefix"
     ["pip install ./wheels/pycrypto-2.6.1-cp312-cp312-linux_x86_64.whl", ["pycrypto@2.6.1"]],
     ["pip install -e git+https://github.com/x/y.git#egg=pycrypto", ["pycrypto"]],
     ["pip install -e .", []],
+    ["bash setup_env.sh", ["pycrypto"]],
+    [". ./setup_env.sh", ["pycrypto"]],
+    ["echo 'pip install pycrypto' | sh", ["pycrypto"]],
+    [`python -c "import os; os.system('pip install pycrypto')"`, ["pycrypto"]],
+    [`python3 -c 'import subprocess; subprocess.run(["pip", "install", "pycrypto"])'`, [
+      "pycrypto",
+    ]],
+    [`python -c "import pip; pip.main(['install', 'pycrypto'])"`, ["pycrypto"]],
     ["python3 -Im pip install pycrypto", ["pycrypto"]],
     ["pipx runpip black install pycrypto", ["pycrypto"]],
     ["$PYTHON -m pip install pycrypto", ["pycrypto"]],
@@ -138,6 +149,8 @@ Deno.test("readCommand() names indexes, approvals, touched gate files and what i
   assert.match(r("$INSTALLER install x").problems[0], /cannot tell which program/);
   assert.deepEqual(r('"$VENV/bin/pip" install x').problems, []);
   assert.match(r("pip install `echo pycrypto`").problems[0], /cannot tell which package/);
+  assert.match(r("pip install -r <(echo pycrypto)").problems[0], /cannot tell which file/);
+  assert.match(r(`python -c "import runpy; runpy.run_module('pip')"`).problems[0], /python -c/);
 });
 
 Deno.test("mightMatter() lets commands that install nothing skip the reader, and no install", () => {
@@ -155,6 +168,8 @@ Deno.test("mightMatter() lets commands that install nothing skip the reader, and
       "python3 -m pip install x",
       "curl -d @a http://h/api/v1/registry/proposals",
       "UV_DEFAULT_INDEX=https://e uv sync",
+      "bash setup_env.sh",
+      ". ./env.sh",
     ]
   ) assert.equal(mightMatter(command), true, command);
 });

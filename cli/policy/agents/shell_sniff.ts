@@ -17,6 +17,8 @@ const RELEVANT = new RegExp(
     String
       .raw`\b(pip\w*|uvx?|poetry|pdm|pipx|pipenv|hatch|rye|easy_install|conda|mamba|micromamba)\b`,
     String.raw`\b(python\d*(\.\d+)?|py|pypy\d*|install|uninstall|add|sync|inject|approve|eval)\b`,
+    // shells that run a script, a string or their input, and sourced scripts
+    String.raw`\b(sh|bash|zsh|dash|ksh|pwsh|source)\b|(^|[;&|(]\s*)\.\s`,
     // manifests and the gate's own files
     String
       .raw`requirements|constraints|pyproject|\.policy\.toml|hooks|\.claude|\.cursor|\.gemini|\.codex`,

@@ -30,7 +30,7 @@ export interface ShellCommand {
 }
 
 const SEPARATORS = new Set(["&&", "||", ";", ";;", "|", "|&", "&", "(", ")"]);
-const REDIRECT = /^(<|>|>>|>&|<&|<\(|>\||&>|&>>|<<<)$/;
+const REDIRECT = /^(<|>|>>|>&|<&|>\||&>|&>>|<<<)$/;
 /** Leading keywords of compound commands; the rest of the words are a command. */
 const KEYWORDS = new Set(["do", "then", "else", "elif", "if", "while", "until", "!", "{"]);
 /** Words that end a compound command and run nothing. */
@@ -120,8 +120,10 @@ export function prepare(command: string): string {
       }
       out += rewriteExpansion(command.slice(i + 2, end), assigned);
       i = end;
-    } else if (ch === "#" && quote === null && i > 0 && !/[\s;&|()<>]/.test(command[i - 1])) {
-      out += "\\#";
+    } else if (ch === "#" && quote === null) {
+      // a `#` starting a word comments out the rest of its line; inside a word it is text
+      if (i > 0 && !/[\s;&|()<>]/.test(command[i - 1])) out += "\\#";
+      else while (i + 1 < command.length && command[i + 1] !== "\n") i++;
     } else if (ch === "\n" && quote === null) {
       out += " ; ";
     } else out += ch;
@@ -239,8 +241,10 @@ export function shellCommands(command: string, vars: Variables = new Map()): She
       else if (entry.op === "<<<") current.input = target + "\n";
       else if (entry.op === "<") current.stdin = target;
       else current.redirects.push({ op: entry.op, target });
-    } else if (entry.op === "(" && raw[raw.length - 1]?.endsWith("$")) {
-      raw[raw.length - 1] += "(…)";
+    } else if (entry.op === "<(" || (entry.op === "(" && raw[raw.length - 1]?.endsWith("$"))) {
+      // `$(…)` and `<(…)`: one opaque word here, the commands inside read on their own
+      if (entry.op === "<(") raw.push("$(…)");
+      else raw[raw.length - 1] += "(…)";
       outer.push({ raw, current });
       raw = [];
       current = { words: [], redirects: [], input: null, stdin: null };
