@@ -71,6 +71,7 @@ Deno.test("readCommand() reads every runner, option order, installer and prefix"
     ]],
     [`python -c "import pip; pip.main(['install', 'pycrypto'])"`, ["pycrypto"]],
     ["python3 -Im pip install pycrypto", ["pycrypto"]],
+    ["python -m pip install -c constraints.txt pycrypto", ["pycrypto"]],
     ["pipx runpip black install pycrypto", ["pycrypto"]],
     ["$PYTHON -m pip install pycrypto", ["pycrypto"]],
     ['"$VENV/bin/pip" install pycrypto', ["pycrypto"]],

@@ -60,8 +60,14 @@ export function indirectLines(
   const prog = program(words[0]);
   if (prog === "eval") return { lines: [words.slice(1).join(" ")], problems: [] };
   if (/^(python|py|pypy)(\d+(\.\d+)?)?$/.test(prog)) {
-    const c = words.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c$/.test(w));
-    return c > 0 && words[c + 1] !== undefined ? pythonCommands(words[c + 1]) : null;
+    // interpreter options only: `python -m pip install -c constraints.txt` is no program text
+    for (let i = 1; i < words.length && words[i].startsWith("-"); i++) {
+      if (/^-[A-Za-z]*m$/.test(words[i])) return null;
+      if (/^-[A-Za-z]*c$/.test(words[i])) {
+        return words[i + 1] === undefined ? null : pythonCommands(words[i + 1]);
+      }
+    }
+    return null;
   }
   const sourced = prog === "source" || prog === ".";
   if (!SHELLS.has(prog) && !sourced) return null;
