@@ -197,6 +197,7 @@ function patchChanges(patch: string, cwd: string | null): FileChange[] {
   for (const op of parsePatch(patch)) {
     const path = absolute(op.path, cwd);
     if (op.kind === "add") changes.push({ path, after: () => op.content });
+    if (op.kind === "delete") changes.push({ path, after: () => "" }); // adds nothing; may be guarded
     if (op.kind === "update") {
       const apply = (current: string | null) =>
         current === null ? null : applyHunks(current, op.hunks);

@@ -234,7 +234,17 @@ function readLine(line: string, state: State): void {
   const overlay = new Map<string, string | null>();
   const read: ReadText = (path) => overlay.has(path) ? overlay.get(path)! : state.read(path);
   let cwd = state.cwd;
+  const aliases = new Map<string, string[]>();
   for (const command of commands) {
+    if (command.words[0] === "alias") {
+      for (
+        const [, name, value] of command.words.slice(1).map((w) => /^([^=]+)=(.*)$/s.exec(w))
+          .filter((m) => m !== null)
+      ) aliases.set(name, value.split(/\s+/).filter(Boolean));
+      continue;
+    }
+    const alias = aliases.get(command.words[0]);
+    if (alias) command.words = [...alias, ...command.words.slice(1)];
     const words = stripPrefix(command.words).words;
     const prog = program(words[0]);
     if (prog === "cd" || prog === "pushd" || words[0] === "Set-Location") {

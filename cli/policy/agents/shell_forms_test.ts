@@ -30,6 +30,7 @@ Deno.test("readCommand() reads assignments, expansions, # inside words, loops an
     ["export PKG=pycrypto && uv add $PKG", ["pycrypto"]],
     ["V=2.6.1; pip install pycrypto==$V", ["pycrypto@2.6.1"]],
     ["# install the tools\npip install pycrypto", ["pycrypto"]],
+    ["alias p='python3 -m pip'; p install pycrypto", ["pycrypto"]],
     ["pip install requests # pinned later\nuv add pycrypto", ["requests", "pycrypto"]],
   ];
   for (const [command, expected] of cases) assert.deepEqual(names(command), expected, command);
