@@ -100,7 +100,9 @@ export async function decide(event: NormalizedEvent, io: Io): Promise<string | n
     // A .policy.toml the client cannot use never passes silently, whatever fail_open says.
     const message = `Dependency policy configuration is unusable: ${error.message}. A human ` +
       `must fix it; until then dependency changes are blocked.`;
-    return event.event === "pre_tool" ? failed(event, message, false, io) : null;
+    return event.event === "pre_tool"
+      ? failed(event, message, false, io)
+      : sessionStartAnswer(event.dialect, message);
   }
   let client: ApiClient | ClientError;
   try {
