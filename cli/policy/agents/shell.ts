@@ -209,7 +209,8 @@ function readWords(command: ShellCommand, raw: string[], state: State): void {
     out.indexes.push(words.slice(3).find((w) => w.includes("://")) ?? "");
   }
   let install = installOf(words);
-  if (isUnresolved(prog) && words.some((w) => /^(install|add|sync|inject)$/.test(w))) {
+  if (/^(\$\(|`)/.test(words[0])) out.problems.push(`cannot tell what \`${words[0]}\` runs`);
+  else if (isUnresolved(prog) && words.some((w) => /^(install|add|sync|inject)$/.test(w))) {
     out.problems.push(`cannot tell which program \`${words[0]}\` runs`);
     // `$PYTHON -m pip install x`, `$PIP install x`: read as the installer it most likely is
     install = installOf([words.includes("-m") ? "python" : "pip", ...words.slice(1)]);

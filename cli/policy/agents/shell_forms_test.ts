@@ -149,6 +149,11 @@ Deno.test("readCommand() names indexes, approvals, touched gate files and what i
   assert.equal(r("git config core.hooksPath /dev/null").disables.length, 1);
   assert.match(r("pip install $PKG").problems[0], /cannot tell which package `\$PKG`/);
   assert.match(r("$INSTALLER install x").problems[0], /cannot tell which program/);
+  assert.match(r("$(echo cGlw | base64 -d) x").problems[0], /cannot tell what `\$\(…\)` runs/);
+  assert.deepEqual(
+    r("a=pi; b=p; c=inst; d=all; $a$b $c$d pycrypto").packages.map((p) => p.name),
+    ["pycrypto"],
+  );
   assert.deepEqual(r('"$VENV/bin/pip" install x').problems, []);
   assert.match(r("pip install `echo pycrypto`").problems[0], /cannot tell which package/);
   assert.match(r("pip install -r <(echo pycrypto)").problems[0], /cannot tell which file/);
@@ -172,6 +177,10 @@ Deno.test("mightMatter() lets commands that install nothing skip the reader, and
       "UV_DEFAULT_INDEX=https://e uv sync",
       "bash setup_env.sh",
       ". ./env.sh",
+      "'p'ip i'n'stall x",
+      "a=pi; b=p; c=inst; d=all; $a$b $c$d x",
+      "$(echo cGlw | base64 -d) x",
+      "echo 'setup(install_requires=[])' > setup.py",
     ]
   ) assert.equal(mightMatter(command), true, command);
 });

@@ -14,21 +14,30 @@ const RELEVANT = new RegExp(
   [
     // installers, runners and interpreters (`python -m pip`), and the subcommands of the unknown
     // program (`$TOOL install x`), `eval` and shells running a string
-    String
-      .raw`\b(pip\w*|uvx?|poetry|pdm|pipx|pipenv|hatch|rye|easy_install|conda|mamba|micromamba)\b`,
+    String.raw`\b(pip\w*|uvx?|poetry|pdm|pipx|pipenv|hatch|rye|easy_install|conda|mamba)\b`,
+    String.raw`\bmicromamba\b`,
     String.raw`\b(python\d*(\.\d+)?|py|pypy\d*|install|uninstall|add|sync|inject|approve|eval)\b`,
     // shells that run a script, a string or their input, and sourced scripts
     String.raw`\b(sh|bash|zsh|dash|ksh|pwsh|source)\b|(^|[;&|(]\s*)\.\s`,
     // manifests and the gate's own files
-    String
-      .raw`requirements|constraints|pyproject|\.policy\.toml|hooks|\.claude|\.cursor|\.gemini|\.codex`,
+    String.raw`requirements|constraints|pyproject|setup\.(py|cfg)|pipfile|tox\.ini`,
+    String.raw`environment\.ya?ml|\.policy\.toml|hooks|\.claude|\.cursor|\.gemini|\.codex`,
+    // a program that is a command substitution (`$(…) install x`, a backquoted command)
+    String.raw`(^|[;&|(]\s*)(\$\(|\x60)`,
     // index variables and the proposals API
     String.raw`index|proposals`,
   ].join("|"),
   "i",
 );
 
-/** False when the command certainly installs, writes and approves nothing the gate judges. */
+/** An assignment and a variable: the words may be built from pieces (`a=pi; b=p; $a$b …`). */
+const BUILT = /[A-Za-z_][A-Za-z0-9_]*=[\s\S]*\$/;
+
+/**
+ * False when the command certainly installs, writes and approves nothing the gate judges. Quotes
+ * and backslashes are dropped first, as the shell drops them (`'p'ip i\nstall`).
+ */
 export function mightMatter(command: string): boolean {
-  return RELEVANT.test(command);
+  const text = command.replace(/["'\\]/g, "");
+  return RELEVANT.test(text) || BUILT.test(text);
 }
