@@ -89,13 +89,17 @@ export function sessionStartAnswer(dialect: Dialect, context: string): string | 
   });
 }
 
-/** The answer for a decision of the gate (null: nothing to judge) in `event`'s format. */
+/**
+ * The answer for a decision of the gate (null: nothing to judge) in `event`'s format; a warning
+ * is a deny for Copilot, which shows nothing else.
+ */
 export function decisionAnswer(
   event: Pick<NormalizedEvent, "dialect" | "eventName">,
   decision: [HookDecision, string | null] | null,
 ): string | null {
   const [verdict, message] = decision ?? ["allow", null];
-  if (verdict === "deny") {
+  // Copilot processes only a deny: a warning there would be seen by no one, so it denies.
+  if (verdict === "deny" || (verdict === "warn" && event.dialect === "copilot")) {
     return preToolAnswer(event.dialect, { kind: "deny", message: message ?? "" }, event.eventName);
   }
   const answer: HookAnswer = message === null

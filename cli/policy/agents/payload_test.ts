@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { normalizePayload } from "./payload.ts";
 import type { Agent, NormalizedEvent } from "./payload.ts";
-import { preToolAnswer, sessionStartAnswer } from "./answer.ts";
+import { decisionAnswer, preToolAnswer, sessionStartAnswer } from "./answer.ts";
 
 const CWD = "/work/demo";
 const PYPROJECT = `[project]\nname = "demo"\ndependencies = [\n    "requests>=2.31",\n]\n`;
@@ -131,6 +131,10 @@ Deno.test("preToolAnswer() words a deny in each agent's format and never says al
   assert.equal(JSON.parse(preToolAnswer("claude", warn)!).systemMessage, "could not read");
   assert.equal(JSON.parse(preToolAnswer("cursor", warn)!).permission, "ask");
   assert.equal(JSON.parse(preToolAnswer("gemini", warn)!).systemMessage, "could not read");
+  const warned = (dialect: "copilot" | "claude") =>
+    JSON.parse(decisionAnswer({ dialect, eventName: "preToolUse" }, ["warn", "could not read"])!);
+  assert.equal(warned("copilot").permissionDecision, "deny");
+  assert.equal(warned("claude").systemMessage, "could not read");
   assert.equal(sessionStartAnswer("gemini", "x"), null);
   assert.match(sessionStartAnswer("claude", "x")!, /"hookEventName":"SessionStart"/);
 });

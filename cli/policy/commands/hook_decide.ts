@@ -17,7 +17,7 @@ import type { GateDeps } from "../hooks/gate.ts";
 import type { Dialect, NormalizedEvent, ToolAction } from "../agents/payload.ts";
 import { manifestKind, projectRootOf } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
-import { decisionAnswer, preToolAnswer, sessionStartAnswer } from "../agents/answer.ts";
+import { decisionAnswer, sessionStartAnswer } from "../agents/answer.ts";
 
 /** Model name recorded when neither the payload nor POLICY_AGENT_MODEL says. */
 const DEFAULT_MODEL: Record<Dialect, string> = {
@@ -76,13 +76,7 @@ function failed(
   io: Io,
 ): string | null {
   io.stderr(`policy hook: ${oneLine(message)}\n`);
-  // Copilot processes only a deny, so a warning there would be seen by no one: it denies.
-  const deny = !failOpen || event.dialect === "copilot";
-  return preToolAnswer(
-    event.dialect,
-    deny ? { kind: "deny", message } : { kind: "warn", message },
-    event.eventName,
-  );
+  return decisionAnswer(event, [failOpen ? "warn" : "deny", message]);
 }
 
 /**
