@@ -1,5 +1,6 @@
 /**
  * `policy request-approval PACKAGE --rationale …`: files a review request.
+ * The request approves nothing by itself (SPEC §17.1); an operator decides.
  *
  * @module
  */
@@ -8,6 +9,7 @@ import { clientFromConfig } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
+import { approvalFiledMessage } from "../../../src/api/approval_message.ts";
 
 /** Options of `request-approval`. */
 export interface RequestApprovalOptions {
@@ -36,7 +38,8 @@ export async function requestApproval(options: RequestApprovalOptions, io: Io): 
   io.stdout(
     options.json
       ? JSON.stringify(receipt, null, 2) + "\n"
-      : `Approval request ${receipt.id} for ${receipt.package} filed (${receipt.status}).\n`,
+      : `${receipt.package}: ${approvalFiledMessage(receipt.id)}. An operator decides in the ` +
+        `registry workshop; until then the package keeps its current verdict.\n`,
   );
   return EXIT.OK;
 }

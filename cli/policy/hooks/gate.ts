@@ -12,6 +12,7 @@ import { ClientError, ServerUnreachable } from "../exit_codes.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
+import { approvalFiledMessage } from "../../../src/api/approval_message.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { Wanted } from "./gate_readers.ts";
 
@@ -141,7 +142,7 @@ export async function gateAction(
           rationale: `Automatic request from the coding-agent hook: the assistant is ` +
             `${doing} (${wanted.get(result.package)?.spec ?? result.package}).`,
         });
-        lines.push(`An approval request was filed automatically (id ${receipt.id}).`);
+        lines.push(`An approval request was ${approvalFiledMessage(receipt.id)}.`);
       } catch (error) {
         lines.push(`The automatic approval request failed: ${(error as Error).message}.`);
       }
@@ -149,6 +150,8 @@ export async function gateAction(
       lines.push(`Ask for a review with: ${requestCommand(result.package)}.`);
     }
   }
-  lines.push("It may be used for now, but it is not yet in the policy registry and awaits review.");
+  lines.push(
+    "It may be used for now, but it is not in the policy registry; an operator has to approve it.",
+  );
   return ["allow", clip(lines.join(" "))];
 }
