@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import { DEFAULT_CLIENT_TIMEOUT_MS, MAX_BATCH } from "../../src/api/evaluate_limits.ts";
 import type { CallSource } from "../../src/api/headers.ts";
+import type { PackageRuleSchema } from "../../src/api/registry.ts";
 import type { ResolvedConfig } from "./config.ts";
 import type { BatchSchema, EvaluationSchema } from "./evaluation_schema.ts";
 import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
@@ -99,14 +100,7 @@ export type ApprovalReceipt = z.infer<OtherSchemas["approval"]>;
 /** What the server's proposer did with an operator's rule. */
 export type ProposalOutcome = z.infer<OtherSchemas["proposal"]>["result"];
 /** A rule as `policy approve` sends it (the server validates it). */
-export interface ProposedRuleInput {
-  name: string;
-  status: string;
-  reason?: string;
-  replacement?: string;
-  min_version?: string;
-  max_version?: string;
-}
+export type ProposedRuleInput = z.input<typeof PackageRuleSchema>;
 /** Pending approval requests collapsed per package. */
 export type PendingApprovals = z.infer<OtherSchemas["pending"]>;
 /** The CVE-driven denial rollup. */

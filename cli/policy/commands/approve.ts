@@ -37,7 +37,10 @@ const OUTCOME: Record<string, string> = {
 
 /** The rule `approve` sends: only the fields given. */
 export function ruleOf(options: ApproveOptions): ProposedRuleInput {
-  const rule: ProposedRuleInput = { name: options.package.trim(), status: options.status };
+  const rule: ProposedRuleInput = {
+    name: options.package.trim(),
+    status: options.status as ProposedRuleInput["status"], // commander checked the choice
+  };
   if (options.reason?.trim()) rule.reason = options.reason.trim();
   if (options.replacement) rule.replacement = options.replacement;
   if (options.minVersion) rule.min_version = options.minVersion;
