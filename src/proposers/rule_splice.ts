@@ -165,6 +165,17 @@ function apply(text: string, splices: Splice[]): string {
  * ```
  */
 export function spliceRule(text: string, fields: RuleFields): string | null {
+  // A file with Windows line endings throughout keeps them: edit its LF form, then convert back.
+  const crlf = text.includes("\r\n") && !/(^|[^\r])\n/.test(text);
+  if (crlf) {
+    const edited = spliceLf(text.replaceAll("\r\n", "\n"), fields);
+    return edited === null ? null : edited.replaceAll("\n", "\r\n");
+  }
+  return spliceLf(text, fields);
+}
+
+/** {@link spliceRule} on a text whose lines end in `\n` (or, mixed, are left as they are). */
+function spliceLf(text: string, fields: RuleFields): string | null {
   const doc: Document = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) return null;
   const name = normalizeName(fields.name);

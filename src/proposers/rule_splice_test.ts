@@ -3,6 +3,7 @@ import { readExampleRegistry } from "../registry/example.ts";
 import { lineDiff } from "../../tests/helpers/line_diff.ts";
 import { upsertRule } from "./registry_edit.ts";
 import { spliceRule } from "./rule_splice.ts";
+import { parseDocument } from "yaml";
 
 /** A registry written by hand: comments everywhere, flow and block lists, odd spacing. */
 const AUTHORED = `# Team registry — reviewed in pull requests.
@@ -119,4 +120,49 @@ Deno.test("spliceRule() appends a packages list when there is none, and keeps a 
     "packages:\n  - name: a\n    status: approved\n    reason: short\n",
     "a rule with a block scalar is rewritten as a whole",
   );
+});
+
+Deno.test("spliceRule() keeps Windows line endings", async () => {
+  const crlf = AUTHORED.replaceAll("\n", "\r\n");
+  const edited = spliceRule(crlf, { name: "left-pad", status: "approved" });
+  assert.ok(edited !== null);
+  assert.equal(edited.replaceAll("\r\n", "").includes("\n"), false, "no bare LF");
+  assert.deepEqual(await onlyChange(crlf, edited), [{
+    removed: [],
+    added: ["  - name: left-pad\r", "    status: approved\r"],
+  }]);
+});
+
+Deno.test("an in-place edit means what a re-rendered document means", () => {
+  const sources = [AUTHORED, "packages:\n  - name: a\n    status: approved", "# c\n"];
+  const rules: Array<Record<string, string>> = [
+    { name: "a", status: "banned", reason: "gone: see #12" },
+    { name: "numpy", status: "approved" },
+    { name: "pycrypto", status: "version-constrained", min_version: "3.0", max_version: "4" },
+    { name: "zeta", status: "deprecated", replacement: "alpha", reason: "'quoted' \"text\"" },
+    { name: "Flask", status: "preferred", reason: "the author's spelling" },
+  ];
+  for (const source of sources) {
+    for (const rule of rules) {
+      const edited = spliceRule(source, rule);
+      assert.ok(edited !== null, `${rule.name} in place`);
+      const want = parseDocument(source).toJSON() ?? {};
+      const list = (want.packages ??= []) as Array<Record<string, string>>;
+      const at = list.findIndex((p) => p.name.toLowerCase() === rule.name.toLowerCase());
+      if (at >= 0) list[at] = { ...rule, name: list[at].name };
+      const got = parseDocument(edited).toJSON();
+      const byName = (rows: Array<Record<string, string>>) =>
+        Object.fromEntries(rows.map((r) => [r.name.toLowerCase(), r]));
+      if (at < 0) {
+        assert.deepEqual(byName(got.packages), byName([...list, rule]), `${rule.name} added`);
+      } else {
+        assert.deepEqual(got.packages, list, `${rule.name} replaced`);
+      }
+      assert.deepEqual(
+        { ...got, packages: null },
+        { ...want, packages: null },
+        "the rest is equal",
+      );
+    }
+  }
 });
