@@ -214,6 +214,9 @@ Deno.test("request-approval files a request that changes nothing; policy approve
     assert.equal(await Deno.readTextFile(server.registryPath), before, "the registry is unchanged");
     assert.equal((await policy(["check", "left-pad"], { cwd: dir })).code, 1, "still provisional");
 
+    const notName = await policy(["approve", "left pad!"], { cwd: dir });
+    assert.equal(notName.code, 64);
+    assert.match(notName.stderr, /"left pad!" is not a package name/);
     const bad = await policy(["approve", "left-pad", "--status", "whitelisted"], { cwd: dir });
     assert.equal(bad.code, 64);
     assert.match(bad.stderr, /whitelisted.*(choices|Allowed)/i);
