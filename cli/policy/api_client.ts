@@ -70,6 +70,7 @@ function otherSchemas(
       top_packages: SecurityReportSchema.shape.top_packages.default([]),
     }).loose(),
     health: service.HealthSchema.partial().extend({ status: z.string() }).loose(),
+    filedMessage: approvals.approvalFiledMessage,
     proposal: z.object({
       result: z.object({ backend: z.string(), status: z.string(), detail: z.string() }).loose(),
     }),
@@ -183,14 +184,20 @@ export class ApiClient {
     return results;
   }
 
-  /** `POST /approval-requests` (202). */
+  /**
+   * `POST /approval-requests` (202). The receipt's `message` is the server's
+   * ("filed for review (id N); not approved yet"), or that sentence for a
+   * server that sends none.
+   */
   async requestApproval(
     request: { package: string; version?: string | null; rationale: string },
-  ): Promise<ApprovalReceipt> {
+  ): Promise<ApprovalReceipt & { message: string }> {
     const json: Record<string, string> = { package: request.package, rationale: request.rationale };
     if (request.version) json.version = request.version;
     const body = await this.#call("POST", "/api/v1/approval-requests", { json });
-    return (await schemas()).approval.parse(body);
+    const loaded = await schemas();
+    const receipt = loaded.approval.parse(body);
+    return { ...receipt, message: receipt.message ?? loaded.filedMessage(receipt.id) };
   }
 
   /**

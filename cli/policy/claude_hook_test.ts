@@ -43,7 +43,12 @@ function fakeClient(fail?: ClientError) {
     },
     requestApproval(req: { package: string; rationale: string }) {
       calls.approvals.push(req);
-      return Promise.resolve({ id: 41, package: req.package, status: "PENDING_REVIEW" });
+      return Promise.resolve({
+        id: 41,
+        package: req.package,
+        status: "PENDING_REVIEW",
+        message: "filed for review (id 41); not approved yet",
+      });
     },
   };
 }

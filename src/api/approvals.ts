@@ -8,6 +8,8 @@ import { APPROVAL_STATUSES, REQUEST_PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
 
+export { approvalFiledMessage } from "./approval_message.ts";
+
 /** Body of `POST /approval-requests`. */
 export const ApprovalCreateSchema = z.object({
   package: PackageSpecSchema.describe(

@@ -9,7 +9,6 @@ import { clientFromConfig } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
-import { approvalFiledMessage } from "../../../src/api/approval_message.ts";
 
 /** Options of `request-approval`. */
 export interface RequestApprovalOptions {
@@ -38,7 +37,7 @@ export async function requestApproval(options: RequestApprovalOptions, io: Io): 
   io.stdout(
     options.json
       ? JSON.stringify(receipt, null, 2) + "\n"
-      : `${receipt.package}: ${approvalFiledMessage(receipt.id)}. An operator decides in the ` +
+      : `${receipt.package}: ${receipt.message}. An operator decides in the ` +
         `registry workshop; until then the package keeps its current verdict.\n`,
   );
   return EXIT.OK;

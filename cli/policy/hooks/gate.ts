@@ -12,7 +12,6 @@ import { ClientError, ServerUnreachable } from "../exit_codes.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
-import { approvalFiledMessage } from "../../../src/api/approval_message.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { Wanted } from "./gate_readers.ts";
 
@@ -142,7 +141,7 @@ export async function gateAction(
           rationale: `Automatic request from the coding-agent hook: the assistant is ` +
             `${doing} (${wanted.get(result.package)?.spec ?? result.package}).`,
         });
-        lines.push(`An approval request was ${approvalFiledMessage(receipt.id)}.`);
+        lines.push(`An approval request was ${receipt.message}.`);
       } catch (error) {
         lines.push(`The automatic approval request failed: ${(error as Error).message}.`);
       }
