@@ -176,7 +176,7 @@ export async function gateAction(
           rationale: `Automatic request from the coding-agent hook: the assistant is ` +
             `${doing} (${wanted.get(result.package)?.spec ?? result.package}).`,
         });
-        lines.push(`An approval request was filed automatically (id ${receipt.id}).`);
+        lines.push(`An approval request was ${receipt.message}.`);
       } catch (error) {
         lines.push(`The automatic approval request failed: ${(error as Error).message}.`);
       }
@@ -184,6 +184,8 @@ export async function gateAction(
       lines.push(`Ask for a review with: ${requestCommand(result.package)}.`);
     }
   }
-  lines.push("It may be used for now, but it is not yet in the policy registry and awaits review.");
+  lines.push(
+    "It may be used for now, but it is not in the policy registry; an operator has to approve it.",
+  );
   return [warning ? "warn" : "allow", clip(lines.join(" "))];
 }
