@@ -12,6 +12,7 @@ function fakeIo(cwd: string): Io & { out: string; err: string } {
     stdout: (t: string) => void (io.out += t),
     stderr: (t: string) => void (io.err += t),
     readStdin: () => Promise.resolve(""),
+    readLine: () => Promise.resolve(null),
     stdinIsTerminal: () => false,
     selfCommand: ["policy"],
   };

@@ -77,7 +77,7 @@ async function confirm(io: Io, root: string): Promise<boolean> {
     throw new ClientError("usage", "init needs --yes when standard input is not a terminal");
   }
   io.stdout(`Set up policyd in ${root}? [y/N] `);
-  const answer = (await io.readStdin()).trim().toLowerCase();
+  const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
   return answer === "y" || answer === "yes";
 }
 
