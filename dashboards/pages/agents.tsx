@@ -111,7 +111,7 @@ export function AgentsPage(props: { view: AgentsView }) {
                         {a.agent_model === UNKNOWN_AGENT && report.people.evaluations
                           ? (
                             <span class="muted" data-testid="unknown-people">
-                              {" "}({report.people.evaluations} from people)
+                              &nbsp;({report.people.evaluations} from people)
                             </span>
                           )
                           : null}
