@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 
 const REPO = new URL("../../", import.meta.url);
-const CLI = new URL("cli/workflows.ts", REPO);
+const CLI = new URL("packages/workflows/runner.ts", REPO);
 const MOD = new URL("src/workflows/mod.ts", REPO).href;
 const FIXTURES = new URL("./fixtures/", import.meta.url);
 
