@@ -5,6 +5,7 @@
  */
 import { renderConventions } from "./conventions.ts";
 import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
+import { Redactor } from "./redact.ts";
 import type {
   ApiStep,
   DataFlowLink,
@@ -14,13 +15,17 @@ import type {
   WorkflowStep,
 } from "./types.ts";
 
-const PREAMBLE =
+const PREAMBLE_START =
   "This document is generated from the project's integration tests. Each workflow is " +
   "the ordered sequence of HTTP calls a test made against the API, with the request and response " +
   "payloads it observed; only workflows whose test passed in the run that compiled this document " +
-  "are included, so every section is verified by a passing test. Secrets are replaced by " +
-  "`[REDACTED]`. When writing integration code, use only the endpoints, parameter names and call " +
-  "order shown here, copy request shapes exactly, and do not invent fields.";
+  "are included, so every section is verified by a passing test. When writing integration code, " +
+  "use only the endpoints, parameter names and call order shown here, copy request shapes " +
+  "exactly, and do not invent fields.";
+
+function preamble(doc: WorkflowDocument): string {
+  return `${PREAMBLE_START} ${new Redactor(doc.redaction).describe()}`;
+}
 
 /**
  * Renders the whole Markdown document: title, `## Conventions` (opening with
@@ -39,8 +44,8 @@ export function renderDocument(doc: WorkflowDocument): string {
   const used = new Set<string>(["contents", "conventions"]);
   const anchors = doc.workflows.map((wf) => headingAnchor(`Workflow: ${oneLine(wf.name)}`, used));
   const parts = [`# ${oneLine(doc.title)}`];
-  if (doc.conventions === undefined) parts.push(PREAMBLE);
-  else parts.push("## Conventions", PREAMBLE, renderConventions(doc.conventions));
+  if (doc.conventions === undefined) parts.push(preamble(doc));
+  else parts.push("## Conventions", preamble(doc), renderConventions(doc.conventions));
   parts.push("## Contents");
   if (doc.workflows.length === 0) {
     parts.push("_No workflow test passed in the run that compiled this document._");
