@@ -214,9 +214,11 @@ Deno.test("--conventions opens the document with ## Conventions; --strict refuse
     const run = await runner(dir, ["run", "--conventions", "conventions.ts", "--", "-A"]);
     assert.equal(run.code, 0, run.stderr);
     const md = await read(dir);
-    assert.match(
-      md,
-      /^---\nworkflows:\n  conventions: conventions\.ts\n---\n\n# API Workflows\n\n## Conventions\n\nThis document is generated/,
+    assert.ok(
+      md.startsWith(
+        "---\nworkflows:\n  conventions: conventions.ts\n---\n\n" +
+          "# API Workflows\n\n## Conventions\n\nThis document is generated",
+      ),
       "the front matter remembers the conventions module",
     );
     assert.match(md, /### Headers\n\n- `X-Shop` \(request\): the shop\n/);
@@ -263,10 +265,10 @@ Deno.test("--title, --command and the redaction options are remembered in the fr
     const run = await runner(dir, ["run", ...args, "--", "-A"]);
     assert.equal(run.code, 0, run.stderr);
     const md = await read(dir);
-    assert.match(
-      md,
-      /^---\nworkflows:\n  title: Shop API\n  command: deno task docs\n  redaction:\n    keys:\n      - sku\n---\n\n# Shop API\n/,
-    );
+    assert.ok(md.startsWith(
+      "---\nworkflows:\n  title: Shop API\n  command: deno task docs\n" +
+        "  redaction:\n    keys:\n      - sku\n---\n\n# Shop API\n",
+    ));
     assert.match(md, /"sku": "\[REDACTED\]"/, "the project's extra key is redacted in the tests");
     assert.doesNotMatch(md, /A-1/);
     assert.match(md, /and 1 project key word|`sku`/, "the preamble states the extra key");
