@@ -81,6 +81,9 @@ export const TOKEN_SHAPES: readonly TokenShape[] = [
   { label: "Shopify tokens (`shpat_`…)", pattern: /\bshp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32}\b/g },
   { label: "DigitalOcean tokens (`dop_v1_`…)", pattern: /\bdo[por]_v1_[a-f0-9]{64}\b/g },
   { label: "Twilio API keys (`SK`…)", pattern: /\bSK[0-9a-fA-F]{32}\b/g },
+  { label: "Mailgun keys (`key-`…)", pattern: /\bkey-[0-9a-z]{32}\b/g },
+  { label: "Telegram bot tokens", pattern: /\b\d{6,12}:AA[A-Za-z0-9_-]{30,}/g },
+  { label: "Firebase server keys", pattern: /\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{20,}/g },
   {
     label: "passwords in URLs (`scheme://user:password@`)",
     pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+(?=@)/gi,
