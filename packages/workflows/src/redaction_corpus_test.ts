@@ -72,7 +72,15 @@ const VALUE_SHAPED: Record<string, string> = {
 /** The part of a secret that must not survive (the prefix of a shape may be generic). */
 function secretCores(secret: string): string[] {
   return secret.match(/[A-Za-z0-9]{8,}/g)?.filter((core) =>
-    !["BEGIN", "PRIVATE", "DefaultEndpointsProtocol", "AccountName", "AccountKey", "internal", "remember"]
+    ![
+      "BEGIN",
+      "PRIVATE",
+      "DefaultEndpointsProtocol",
+      "AccountName",
+      "AccountKey",
+      "internal",
+      "remember",
+    ]
       .some((word) => core.includes(word)) && !/^[a-z]+$/.test(core)
   ) ?? [];
 }
@@ -84,7 +92,11 @@ async function documentFor(secret: string): Promise<string[]> {
   const app = new Hono()
     .post("/items/:id", async (c) => {
       const body = await c.req.json();
-      return c.json({ echoed: body.note, message: `your key is ${secret}`, data: { token: secret } });
+      return c.json({
+        echoed: body.note,
+        message: `your key is ${secret}`,
+        data: { token: secret },
+      });
     })
     .get("/text", (c) => {
       if (HEADER_SAFE.test(secret)) c.header("location", `/next?from=${secret}`);
@@ -144,7 +156,13 @@ Deno.test("secrets known only by their field's name are redacted in headers, que
   await recorder.run(() =>
     client.post("/login", {
       query: { auth: plain, api_token: plain },
-      json: { user: "ann", pwd: plain, admin_key: plain, access_key: plain, credentials: { u: plain } },
+      json: {
+        user: "ann",
+        pwd: plain,
+        admin_key: plain,
+        access_key: plain,
+        credentials: { u: plain },
+      },
     })
   );
   const workflow = compileWorkflow({

@@ -4,6 +4,7 @@
  * @module
  */
 import { renderConventions } from "./conventions.ts";
+import { FieldIndex } from "./field_table.ts";
 import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
 import { Redactor } from "./redact.ts";
 import type {
@@ -55,13 +56,15 @@ export function renderDocument(doc: WorkflowDocument): string {
         .join("\n"),
     );
   }
-  for (const wf of doc.workflows) parts.push(renderWorkflow(wf));
+  const fields = new FieldIndex(doc.workflows);
+  doc.workflows.forEach((wf, i) => parts.push(renderWorkflow(wf, fields, anchors[i])));
   return parts.join("\n\n") + "\n";
 }
 
 /**
  * Renders one workflow section (`## Workflow: …` through `### 3. Data Flow`,
- * the last omitted when no data flow was found).
+ * the last omitted when no data flow was found). Each step's field table
+ * covers the calls in `fields` (default: this workflow's own calls).
  *
  * @example
  * ```ts
@@ -74,7 +77,11 @@ export function renderDocument(doc: WorkflowDocument): string {
  * md.startsWith("## Workflow: Check health"); // true
  * ```
  */
-export function renderWorkflow(wf: Workflow): string {
+export function renderWorkflow(
+  wf: Workflow,
+  fields: FieldIndex = new FieldIndex([wf]),
+  anchor?: string,
+): string {
   const parts = [
     `## Workflow: ${oneLine(wf.name)}`,
     `**ID:** \`${wf.id}\``,
@@ -85,7 +92,10 @@ export function renderWorkflow(wf: Workflow): string {
     sequenceTable(wf.steps),
     "### 2. Observed Request & Response Payloads",
   ];
-  const api = wf.steps.flatMap((step, i) => (step.kind === "api" ? [payloads(step, i + 1)] : []));
+  const api = wf.steps.flatMap((
+    step,
+    i,
+  ) => (step.kind === "api" ? [payloads(step, i + 1, fields, place(wf, i + 1, anchor))] : []));
   parts.push(api.length === 0 ? "_No API calls._" : api.join("\n\n"));
   if (wf.dataFlow.length > 0) parts.push("### 3. Data Flow", wf.dataFlow.map(flowLine).join("\n"));
   return parts.join("\n\n");
@@ -134,7 +144,12 @@ function sequenceTable(steps: WorkflowStep[]): string {
   );
 }
 
-function payloads(step: ApiStep, n: number): string {
+function place(wf: Workflow, step: number, anchor: string | undefined): string {
+  const where = anchor === undefined ? oneLine(wf.name) : `[${oneLine(wf.name)}](#${anchor})`;
+  return `Step ${step} of ${where}`;
+}
+
+function payloads(step: ApiStep, n: number, fields: FieldIndex, here: string): string {
   const parts = [`#### Step ${n} — ${step.method} ${step.path} → ${step.status}`];
   if (step.route !== undefined && step.route !== step.path) {
     parts.push(`Route: \`${step.method} ${step.route}\``);
@@ -150,6 +165,8 @@ function payloads(step: ApiStep, n: number): string {
     parts.push("Response headers:", fence("json", JSON.stringify(step.responseHeaders, null, 2)));
   }
   parts.push(...bodyBlock("Response body", step.response));
+  const table = fields.table(step, here);
+  if (table !== undefined) parts.push(table);
   return parts.join("\n\n");
 }
 
