@@ -41,12 +41,34 @@ export {
 export { stepBoundary } from "./src/step_boundary.ts";
 export { workflow, type WorkflowFn } from "./src/workflow.ts";
 export { workflowId } from "./src/workflow_id.ts";
-export { isSecretKey, redact, REDACTED, redactString } from "./src/redact.ts";
+export {
+  DEFAULT_ALLOWED_FIELDS,
+  HIGH_ENTROPY_RULE,
+  isHighEntropy,
+  isSecretKey,
+  redact,
+  REDACTED,
+  type RedactionOptions,
+  Redactor,
+  redactString,
+  SECRET_KEY_WORDS,
+  TOKEN_SHAPES,
+  type TokenShape,
+} from "./src/redact.ts";
+export {
+  FRONT_MATTER_KEY,
+  type RememberedOptions,
+  renderFrontMatter,
+  splitFrontMatter,
+} from "./src/front_matter.ts";
+export { FieldIndex, type FieldLocation, MAX_FIELD_ROWS } from "./src/field_table.ts";
+export { type WorkflowOptions } from "./src/workflow.ts";
+export { writeFileAtomic } from "./src/atomic_write.ts";
 export { deriveDataFlow } from "./src/data_flow.ts";
 export { type CompileInput, compileWorkflow } from "./src/compile_workflow.ts";
 export { renderDocument, renderWorkflow } from "./src/render.ts";
 export { buildDocument, DEFAULT_TITLE, mergeWorkflows, serializeDocument } from "./src/document.ts";
-export { workflowDocumentSchema, workflowSchema } from "./src/schema.ts";
+export { redactionSchema, workflowDocumentSchema, workflowSchema } from "./src/schema.ts";
 export { type RunOptions, runWorkflowTests } from "./src/runner.ts";
 export { type CliIo, main, USAGE } from "./src/cli.ts";
 export {

@@ -37,8 +37,10 @@ export const SECRET_KEY_WORDS: readonly string[] = [
 export const DEFAULT_ALLOWED_FIELDS: readonly string[] = ["www-authenticate", "proxy-authenticate"];
 
 /** A value shape that is always a credential, with the name the preamble shows. */
-interface TokenShape {
+export interface TokenShape {
+  /** How the preamble names it. */
   label: string;
+  /** A global regular expression matching it. */
   pattern: RegExp;
 }
 
