@@ -8,9 +8,9 @@
  * package's README.md.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { Hono } from "hono";
- * import { AgentTestClient, stepBoundary, workflow } from "./src/mod.ts";
+ * import { AgentTestClient, stepBoundary, workflow } from "@policyd/workflows";
  *
  * const app = new Hono()
  *   .post("/orders", (c) => c.json({ order_id: "ord_123" }, 201))
