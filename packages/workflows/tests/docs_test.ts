@@ -6,19 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { runDeno } from "./run_deno.ts";
 
 const PACKAGE = fileURLToPath(new URL("../", import.meta.url));
 
 async function docCheck(paths: string[]): Promise<{ success: boolean; log: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--doc-only", ...paths],
-    cwd: PACKAGE,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { success: out.success, log: decode(out.stdout) + decode(out.stderr) };
+  const { success, stdout, stderr } = await runDeno(PACKAGE, ["check", "--doc-only", ...paths]);
+  return { success, log: stdout + stderr };
 }
 
 Deno.test("every code block of the library's docs and modules type-checks against the package", async () => {
@@ -50,14 +44,8 @@ Deno.test("the doc check catches an import the package does not export", async (
 });
 
 Deno.test("the package is ready to publish to JSR (deno publish --dry-run)", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["publish", "--dry-run", "--allow-dirty"],
-    cwd: PACKAGE,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const log = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+  const out = await runDeno(PACKAGE, ["publish", "--dry-run", "--allow-dirty"]);
+  const log = out.stderr + out.stdout;
   assert.ok(out.success, log);
   assert.match(log, /Simulating publish of @policyd\/workflows@\d+\.\d+\.\d+/);
   assert.doesNotMatch(log, /_test\.ts|examples\//, "tests and examples are not published");

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runDeno } from "./run_deno.ts";
 
 const PACKAGE = fileURLToPath(new URL("../", import.meta.url));
 const EXAMPLE = new URL("../examples/todo/", import.meta.url);
@@ -26,16 +27,8 @@ async function freshCopy(): Promise<string> {
   return dir;
 }
 
-async function deno(dir: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: dir,
-    env: { CI: "", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+function deno(dir: string, ...args: string[]) {
+  return runDeno(dir, args, { CI: "" });
 }
 
 Deno.test("the to-do example, copied outside the repository, checks its document, type-checks and serves it", async () => {

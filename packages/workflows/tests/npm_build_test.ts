@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildNpm } from "../tools/build_npm.ts";
+import { runDeno } from "./run_deno.ts";
 
 Deno.test("the npm build has ESM and .d.ts for every entry point, and the built code runs", async () => {
   const dir = await Deno.makeTempDir({ prefix: "workflows-npm-out-" });
@@ -39,16 +40,10 @@ Deno.test("the npm build has ESM and .d.ts for every entry point, and the built 
       '  new Redactor().string("ghp_R2d9Kx7LmQ4vT8nB3wZ6yH1cF5jP0sA9eU2i"));',
     ].join("\n");
     await Deno.writeTextFile(join(out, "try.mjs"), script);
-    const run = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "try.mjs"],
-      cwd: out,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = (b: Uint8Array) => new TextDecoder().decode(b);
-    assert.ok(run.success, text(run.stderr));
+    const run = await runDeno(out, ["run", "-A", "try.mjs"]);
+    assert.ok(run.success, run.stderr);
     assert.equal(
-      text(run.stdout).trim(),
+      run.stdout.trim(),
       "# API Workflows 200 .clinerules/api-workflows.md [REDACTED]",
     );
   } finally {
