@@ -19,7 +19,8 @@ export const REDACTION_ENV = "WORKFLOWS_REDACTION";
 /**
  * The project's redaction extensions the runner passes to the tests, or `{}`
  * (plain `deno test`, or no extension). Throws when the variable is not a
- * redaction description, so a typo never silently weakens redaction.
+ * redaction description, or cannot be read although the run directory can,
+ * so nothing silently weakens redaction.
  *
  * @example
  * ```ts
@@ -29,7 +30,15 @@ export const REDACTION_ENV = "WORKFLOWS_REDACTION";
  */
 export function readRedaction(): RedactionOptions {
   const permission = Deno.permissions.querySync({ name: "env", variable: REDACTION_ENV });
-  if (permission.state !== "granted") return {};
+  if (permission.state !== "granted") {
+    if (readRunDir() === undefined) return {};
+    // Under the runner, a test that may not read the project's redaction
+    // rules must not publish with fewer of them.
+    throw new Error(
+      `this test may read ${RUN_DIR_ENV} but not ${REDACTION_ENV}; grant both ` +
+        `(--allow-env=${RUN_DIR_ENV},${REDACTION_ENV}) so the project's redaction rules apply`,
+    );
+  }
   const text = Deno.env.get(REDACTION_ENV);
   if (text === undefined || text === "") return {};
   const parsed = redactionSchema.safeParse(JSON.parse(text));

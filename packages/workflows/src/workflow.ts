@@ -15,7 +15,7 @@ import {
   writeFragment,
 } from "./fragment.ts";
 import { WorkflowRecorder } from "./recorder.ts";
-import { Redactor } from "./redact.ts";
+import { Redactor, redactString } from "./redact.ts";
 import { workflowId } from "./workflow_id.ts";
 
 /** The body of a workflow test. */
@@ -82,7 +82,8 @@ export function workflow(
     }
     const source = { file: t.origin, test: t.name, index };
     const drop = (reason: "test failed" | "no calls recorded") => {
-      if (target !== undefined) writeDropped(target, { name, source, reason });
+      // The name is shown on stderr: redacted by the default rules like everything written.
+      if (target !== undefined) writeDropped(target, { name: redactString(name), source, reason });
     };
     let failedSteps = 0;
     const context = proxyContext(t, () => failedSteps++);
@@ -97,7 +98,13 @@ export function workflow(
     if (failedSteps > 0) return drop("test failed");
     const steps = recorder.steps();
     if (!steps.some((step) => step.kind === "api")) return drop("no calls recorded");
-    const redactor = new Redactor(readRedaction());
+    let redactor: Redactor;
+    try {
+      redactor = new Redactor(readRedaction());
+    } catch (error) {
+      drop("test failed");
+      throw error;
+    }
     writeFragment(target, compileWorkflow({ name, intent, requires, source, steps, redactor }));
   };
 }
