@@ -178,12 +178,9 @@ Deno.test("writeRuleFiles() overwrites owned files", async () => {
 });
 
 Deno.test("the index shows route templates, and the document's front matter stays out of rule files", () => {
+  const [base] = workflows(1);
   const wf: Workflow = {
-    id: "read_a_todo",
-    name: "Read a to-do",
-    intent: "Read one to-do.",
-    status: "Verified / Test-Gated",
-    source: { file: "./todo_test.ts", test: "read", index: 0 },
+    ...base,
     steps: [{
       kind: "api",
       method: "GET",
@@ -191,7 +188,6 @@ Deno.test("the index shows route templates, and the document's front matter stay
       route: "/todos/:id",
       status: 200,
     }],
-    dataFlow: [],
   };
   const markdown = renderFrontMatter({ title: "Todo API", command: "deno task docs" }) +
     renderDocument(buildDocument([wf], "Todo API"));
