@@ -1,10 +1,11 @@
 /**
- * Serving the compiled document from any Hono app, with a strong ETag and
- * conditional requests.
+ * Serving the compiled document from any router, with a strong ETag and
+ * conditional requests. The library depends on no web framework: a router is
+ * reached through a small adapter (`MountGet`), and a Hono app (any version)
+ * is accepted as is.
  *
  * @module
  */
-import type { Env, Hono, Schema } from "hono";
 
 /** The document to serve, or a loader called per request (`undefined` → 404). */
 export type DocumentSource = string | (() => string | undefined | Promise<string | undefined>);
@@ -79,11 +80,51 @@ function matchesEtag(header: string | null, etag: string): boolean {
   );
 }
 
+/** A request handler in the library's own, framework-neutral terms. */
+export type DocumentHandler = (request: Request) => Promise<Response>;
+
 /**
- * Mounts the compiled document on a Hono app: `GET <path>` serves the Markdown
+ * The adapter between a router and the library: registers `handler` for
+ * `GET <path>` (and `HEAD`, where the router derives it). Write one line for
+ * any router; `honoMount()` is the one for Hono.
+ */
+export type MountGet = (path: string, handler: DocumentHandler) => void;
+
+/**
+ * The part of a Hono app `serveWorkflows()` uses, typed structurally so the
+ * app of any Hono version (and any `Env`/`Schema`/base path) is accepted.
+ */
+export interface HonoLike {
+  /** Hono's `app.get(path, handler)`. */
+  get(
+    path: string,
+    handler: (c: { req: { raw: Request } }) => Response | Promise<Response>,
+  ): unknown;
+}
+
+/**
+ * The Hono adapter: mounts handlers with `app.get(path, (c) => handler(c.req.raw))`.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { honoMount, serveWorkflows } from "./serve.ts";
+ * const app = new Hono();
+ * serveWorkflows(honoMount(app), { markdown: "# API Workflows\n" });
+ * ```
+ */
+export function honoMount(app: HonoLike): MountGet {
+  return (path, handler) => {
+    app.get(path, (c) => handler(c.req.raw));
+  };
+}
+
+/**
+ * Mounts the compiled document on a router: `GET <path>` serves the Markdown
  * as `text/markdown; charset=utf-8` and, when `json` is given, `GET <jsonPath>`
- * serves the twin as `application/json`, both with ETag/304 support. Returns
- * the app for chaining.
+ * serves the twin as `application/json`, both with ETag/304 support. `router`
+ * is a Hono app (any version) or a `MountGet` adapter for any other router.
+ * Returns `router` for chaining.
  *
  * @example
  * ```ts
@@ -97,21 +138,22 @@ function matchesEtag(header: string | null, etag: string): boolean {
  * const res = await app.request("/api/v1/workflows.md");
  * ```
  */
-export function serveWorkflows<E extends Env, S extends Schema, B extends string>(
-  app: Hono<E, S, B>,
+export function serveWorkflows<R extends HonoLike | MountGet>(
+  router: R,
   options: ServeWorkflowsOptions,
-): Hono<E, S, B> {
+): R {
+  const mount = typeof router === "function" ? router as MountGet : honoMount(router as HonoLike);
   const path = options.path ?? "/workflows.md";
-  app.get(
+  mount(
     path,
-    (c) => documentResponse(c.req.raw, options.markdown, "text/markdown; charset=utf-8"),
+    (request) => documentResponse(request, options.markdown, "text/markdown; charset=utf-8"),
   );
   const json = options.json;
   if (json !== undefined) {
     const jsonPath = options.jsonPath ?? path.replace(/\.md$/, "") + ".json";
-    app.get(jsonPath, (c) => documentResponse(c.req.raw, json, "application/json"));
+    mount(jsonPath, (request) => documentResponse(request, json, "application/json"));
   }
-  return app;
+  return router;
 }
 
 /**

@@ -5,10 +5,9 @@
  */
 import { deriveDataFlow } from "./data_flow.ts";
 import type { RawApiCall, RawBoundary } from "./recorder.ts";
-import { isSecretKey, redact, REDACTED, redactString } from "./redact.ts";
+import { Redactor } from "./redact.ts";
 import {
   type ApiStep,
-  type QueryParams,
   type RecordedBody,
   type Workflow,
   WORKFLOW_STATUS,
@@ -25,12 +24,15 @@ export interface CompileInput {
   requires?: readonly string[];
   source: WorkflowSource;
   steps: readonly (RawApiCall | RawBoundary)[];
+  /** The redaction rules (default: `new Redactor()`, the default rules). */
+  redactor?: Redactor;
 }
 
 /**
- * Builds a `Workflow`: derives the ID and the data flow (from the raw values,
- * in memory), then redacts every path, query, body and label, and drops the
- * request headers, so nothing secret is in the result.
+ * Builds a `Workflow`: derives the data flow (from the raw values, in memory),
+ * then redacts the name, intent, requirements, every path, header, query,
+ * body and label, so nothing secret is in the result. The ID is derived from
+ * the redacted name.
  *
  * @example
  * ```ts
@@ -46,44 +48,38 @@ export interface CompileInput {
  * ```
  */
 export function compileWorkflow(input: CompileInput): Workflow {
-  const requires = (input.requires ?? []).map(redactString);
+  const r = input.redactor ?? new Redactor();
+  const requires = (input.requires ?? []).map((item) => r.string(item));
+  const name = r.string(input.name);
   return {
-    id: workflowId(input.name),
-    name: input.name,
-    intent: input.intent,
+    id: workflowId(name),
+    name,
+    intent: r.string(input.intent),
     ...(requires.length > 0 ? { requires } : {}),
     status: WORKFLOW_STATUS,
     source: input.source,
-    steps: input.steps.map(publishStep),
+    steps: input.steps.map((step) => publishStep(step, r)),
     dataFlow: deriveDataFlow(input.steps),
   };
 }
 
-function publishStep(step: RawApiCall | RawBoundary): WorkflowStep {
+function publishStep(step: RawApiCall | RawBoundary, r: Redactor): WorkflowStep {
   if (step.kind === "boundary") {
-    return { kind: "boundary", domain: redactString(step.domain), name: redactString(step.name) };
+    return { kind: "boundary", domain: r.string(step.domain), name: r.string(step.name) };
   }
   const out: ApiStep = {
     kind: "api",
     method: step.method,
-    path: redactString(step.path),
+    path: r.string(step.path),
   } as ApiStep;
   if (step.route !== undefined) out.route = step.route;
-  if (Object.keys(step.headers).length > 0) out.headers = redactHeaders(step.headers);
-  if (step.query !== undefined) out.query = redactQuery(step.query);
-  if (step.request !== undefined) out.request = abbreviateBody(redactBody(step.request));
+  if (Object.keys(step.headers).length > 0) out.headers = r.entries(step.headers);
+  if (step.query !== undefined) out.query = r.entries(step.query);
+  if (step.request !== undefined) out.request = abbreviateBody(redactBody(step.request, r));
   out.status = step.status;
-  if (step.responseHeaders !== undefined) out.responseHeaders = redactHeaders(step.responseHeaders);
-  if (step.response !== undefined) out.response = abbreviateBody(redactBody(step.response));
+  if (step.responseHeaders !== undefined) out.responseHeaders = r.entries(step.responseHeaders);
+  if (step.response !== undefined) out.response = abbreviateBody(redactBody(step.response, r));
   return out;
-}
-
-function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map((
-      [name, value],
-    ) => [name, isSecretKey(name) ? REDACTED : redactString(value)]),
-  );
 }
 
 /** Arrays longer than this are shown as their first items and a count. */
@@ -124,20 +120,8 @@ function abbreviateString(text: string): string {
     : `${text.slice(0, 120)}… (${text.length} characters in all)`;
 }
 
-function redactQuery(query: QueryParams): QueryParams {
-  const out: QueryParams = {};
-  for (const [name, value] of Object.entries(query)) {
-    out[name] = isSecretKey(name)
-      ? REDACTED
-      : Array.isArray(value)
-      ? value.map(redactString)
-      : redactString(value);
-  }
-  return out;
-}
-
-function redactBody(body: RecordedBody): RecordedBody {
-  if (body.type === "json") return { type: "json", value: redact(body.value) };
-  if (body.type === "text") return { type: "text", value: redactString(body.value) };
+function redactBody(body: RecordedBody, r: Redactor): RecordedBody {
+  if (body.type === "json") return { type: "json", value: r.value(body.value) };
+  if (body.type === "text") return { type: "text", value: r.string(body.value) };
   return body;
 }

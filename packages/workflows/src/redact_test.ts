@@ -58,7 +58,10 @@ Deno.test("redact() replaces values under secret keys and token-shaped strings, 
   assert.deepEqual(out, {
     user: "ann",
     Password: "[REDACTED]",
-    nested: { api_key: "[REDACTED]", list: ["[REDACTED]", "fine", "token is [REDACTED]"] },
+    nested: {
+      api_key: { deep: "[REDACTED]" },
+      list: ["[REDACTED]", "fine", "token is [REDACTED]"],
+    },
     note: null,
     session: null,
     aws: "[REDACTED]",

@@ -9,10 +9,36 @@ import { conventionsSchema } from "./conventions.ts";
 import type {
   DataFlowLink,
   RecordedBody,
+  RedactionSettings,
   Workflow,
   WorkflowDocument,
   WorkflowStep,
 } from "./types.ts";
+
+const regex = z.string().min(1).refine((source) => {
+  try {
+    new RegExp(source, "g");
+    return true;
+  } catch {
+    return false;
+  }
+}, "not a valid regular expression");
+
+/**
+ * Schema of a project's redaction extensions (they cross from the runner to
+ * the tests in an environment variable and are kept in `workflows.json`).
+ *
+ * @example
+ * ```ts
+ * import { redactionSchema } from "./schema.ts";
+ * redactionSchema.parse({ keys: ["pin"], patterns: ["acme_[a-z0-9]{12}"], allow: ["author"] });
+ * ```
+ */
+export const redactionSchema: z.ZodType<RedactionSettings> = z.strictObject({
+  keys: z.array(z.string().min(1)).optional(),
+  patterns: z.array(regex).optional(),
+  allow: z.array(z.string().min(1)).optional(),
+});
 
 const body: z.ZodType<RecordedBody> = z.discriminatedUnion("type", [
   z.object({ type: z.literal("json"), value: z.unknown() }),
@@ -78,5 +104,6 @@ export const workflowDocumentSchema: z.ZodType<WorkflowDocument> = z.object({
   format: z.literal("workflows/v1"),
   title: z.string(),
   conventions: conventionsSchema.optional(),
+  redaction: redactionSchema.optional(),
   workflows: z.array(workflowSchema),
 });

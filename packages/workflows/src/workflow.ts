@@ -5,8 +5,17 @@
  * @module
  */
 import { compileWorkflow } from "./compile_workflow.ts";
-import { fragmentPath, readRunDir, removeFragment, writeFragment } from "./fragment.ts";
+import {
+  droppedPath,
+  fragmentPath,
+  readRedaction,
+  readRunDir,
+  removeFragment,
+  writeDropped,
+  writeFragment,
+} from "./fragment.ts";
 import { WorkflowRecorder } from "./recorder.ts";
+import { Redactor, redactString } from "./redact.ts";
 import { workflowId } from "./workflow_id.ts";
 
 /** The body of a workflow test. */
@@ -31,9 +40,11 @@ let declared = 0;
 /**
  * Returns a test function for `Deno.test(name, workflow(...))`. The body runs
  * with a recorder, so `AgentTestClient` calls and `stepBoundary()` blocks in it
- * become the workflow's steps. When the body completes without throwing and no
- * `t.step` failed, the redacted workflow is written to the runner's run
- * directory; the runner then publishes it only if JUnit says the test passed.
+ * become the workflow's steps. When the body completes without throwing, no
+ * `t.step` failed and at least one API call was recorded, the redacted
+ * workflow is written to the runner's run directory; the runner then
+ * publishes it only if JUnit says the test passed. Otherwise a drop record
+ * (name and reason) lets the runner name the workflow it left out.
  * `options.requires` lists its prerequisites. Throws at declaration when the
  * name yields no ID or a `requires` item is empty.
  *
@@ -65,17 +76,36 @@ export function workflow(
   return async (t) => {
     const runDir = readRunDir();
     const target = runDir === undefined ? undefined : await fragmentPath(runDir, t.origin, t.name);
-    if (target !== undefined) removeFragment(target);
+    if (target !== undefined) {
+      removeFragment(target);
+      removeFragment(droppedPath(target));
+    }
+    const source = { file: t.origin, test: t.name, index };
+    const drop = (reason: "test failed" | "no calls recorded") => {
+      // The name is shown on stderr: redacted by the default rules like everything written.
+      if (target !== undefined) writeDropped(target, { name: redactString(name), source, reason });
+    };
     let failedSteps = 0;
     const context = proxyContext(t, () => failedSteps++);
     const recorder = new WorkflowRecorder();
-    await recorder.run(() => fn(context));
-    if (failedSteps > 0 || target === undefined) return;
-    const source = { file: t.origin, test: t.name, index };
-    writeFragment(
-      target,
-      compileWorkflow({ name, intent, requires, source, steps: recorder.steps() }),
-    );
+    try {
+      await recorder.run(() => fn(context));
+    } catch (error) {
+      drop("test failed");
+      throw error;
+    }
+    if (target === undefined) return;
+    if (failedSteps > 0) return drop("test failed");
+    const steps = recorder.steps();
+    if (!steps.some((step) => step.kind === "api")) return drop("no calls recorded");
+    let redactor: Redactor;
+    try {
+      redactor = new Redactor(readRedaction());
+    } catch (error) {
+      drop("test failed");
+      throw error;
+    }
+    writeFragment(target, compileWorkflow({ name, intent, requires, source, steps, redactor }));
   };
 }
 

@@ -8,6 +8,9 @@ import { parseArgs } from "node:util";
 import { relative, resolve } from "node:path";
 import { type ApiConventions, loadConventions } from "./conventions.ts";
 import { DEFAULT_TITLE } from "./document.ts";
+import { type RememberedOptions, splitFrontMatter } from "./front_matter.ts";
+import { redactionSchema } from "./schema.ts";
+import type { RedactionSettings } from "./types.ts";
 import { renderRuleFiles, writeRuleFiles } from "./export_rules.ts";
 import { parsePlatforms } from "./platforms.ts";
 import { runWorkflowTests } from "./runner.ts";
@@ -23,7 +26,8 @@ export interface CliIo {
 /** Usage text of the command line. */
 export const USAGE = `Usage:
   workflows run   [--out workflows.md] [--json workflows.json] [--title T] [--conventions MODULE]
-                  [--strict] [--merge | --full] [--check | --write] -- <deno test arguments>
+                  [--strict] [--command "deno task test"] [--redact-key WORD]… [--redact-pattern REGEX]…
+                  [--keep FIELD]… [--merge | --full] [--check | --write] -- <deno test arguments>
   workflows check [same options as run] -- <deno test arguments>
   workflows export --in workflows.md --out DIR [--platform cursor,claude,copilot,windsurf,cline,agents,gemini]
                   [--link URL-or-path]
@@ -36,7 +40,14 @@ export  writes one rule file per AI coding-assistant platform (the Conventions i
 
 --conventions MODULE  a module exporting \`conventions\` (base path, authentication, errors,
         headers, enumerations), rendered as the document's first section, ## Conventions.
---strict  refuse to compile when a workflow declares no \`requires\` (its **Requires:** line).`;
+--strict  refuse to compile when a workflow declares no \`requires\` (its **Requires:** line).
+--command how you run this (e.g. "deno task test"), named when the document is stale.
+--redact-key WORD  also redact values under key names containing WORD (repeatable).
+--redact-pattern REGEX  also redact text matching REGEX anywhere (repeatable).
+--keep FIELD  never redact this field by name or entropy: a key name or a dotted path ending
+        such as auth.backend (repeatable; known credential shapes are still redacted).
+--title, --conventions, --strict, --command and the redaction options are remembered in the
+document's front matter: later runs and checks use them unless given again.`;
 
 /**
  * Runs the command line and returns the exit code (2 for usage errors).
@@ -92,9 +103,13 @@ async function run(
     options: {
       out: { type: "string", default: "workflows.md" },
       json: { type: "string" },
-      title: { type: "string", default: DEFAULT_TITLE },
+      title: { type: "string" },
       conventions: { type: "string" },
-      strict: { type: "boolean", default: false },
+      strict: { type: "boolean" },
+      command: { type: "string" },
+      "redact-key": { type: "string", multiple: true },
+      "redact-pattern": { type: "string", multiple: true },
+      keep: { type: "string", multiple: true },
       merge: { type: "boolean", default: false },
       full: { type: "boolean", default: false },
       check: { type: "boolean", default: false },
@@ -105,34 +120,72 @@ async function run(
   });
   if (values.merge && values.full) throw new UsageError("--merge and --full exclude each other");
   if (values.check && values.write) throw new UsageError("--check and --write exclude each other");
+  const out = resolve(io.cwd, values.out);
+  let remembered: RememberedOptions;
+  try {
+    remembered = splitFrontMatter(await Deno.readTextFile(out).catch(() => "")).options;
+  } catch (error) {
+    io.log(`[workflows] cannot read ${values.out}: ${(error as Error).message}`);
+    return 2;
+  }
+  const options: RememberedOptions = {
+    title: values.title ?? remembered.title,
+    conventions: values.conventions ?? remembered.conventions,
+    strict: values.strict ?? remembered.strict,
+    command: values.command ?? remembered.command,
+    redaction: redactionOptions(values, remembered.redaction),
+  };
   const ci = ["true", "1"].includes((io.env("CI") ?? "").toLowerCase());
   const check = command === "check" || values.check || (ci && !values.write);
   if (check && command === "run" && !values.check) {
     io.log("[workflows] CI is set: checking the document instead of writing it");
   }
   let conventions: ApiConventions | undefined;
-  if (values.conventions !== undefined) {
+  if (options.conventions !== undefined) {
     try {
-      conventions = await loadConventions(values.conventions, io.cwd);
+      conventions = await loadConventions(options.conventions, io.cwd);
     } catch (error) {
       io.log(`[workflows] cannot load the conventions: ${(error as Error).message}`);
       return 2;
     }
   }
-  const out = resolve(io.cwd, values.out);
   return await runWorkflowTests({
     denoArgs: forwarded,
     out,
     json: resolve(io.cwd, values.json ?? out.replace(/\.md$/, "") + ".json"),
-    title: values.title,
+    title: options.title ?? DEFAULT_TITLE,
     conventions,
-    strict: values.strict,
+    strict: options.strict ?? false,
     merge: values.merge ? "always" : values.full ? "never" : "auto",
     check,
     writeAfterFailure: values.write,
     cwd: io.cwd,
     log: io.log,
+    redaction: options.redaction,
+    command: options.command,
+    remember: options,
   });
+}
+
+/** The redaction extensions: given options replace the remembered list of the same kind. */
+function redactionOptions(
+  values: { "redact-key"?: string[]; "redact-pattern"?: string[]; keep?: string[] },
+  remembered: RedactionSettings | undefined,
+): RedactionSettings | undefined {
+  const settings: RedactionSettings = {
+    keys: values["redact-key"] ?? remembered?.keys,
+    patterns: values["redact-pattern"] ?? remembered?.patterns,
+    allow: values.keep ?? remembered?.allow,
+  };
+  const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v?.length));
+  if (Object.keys(defined).length === 0) return undefined;
+  const parsed = redactionSchema.safeParse(defined);
+  if (!parsed.success) {
+    throw new UsageError(
+      `bad redaction option: ${parsed.error.issues.map((i) => i.message).join("; ")}`,
+    );
+  }
+  return parsed.data;
 }
 
 async function exportCommand(rest: string[], io: CliIo): Promise<number> {

@@ -75,6 +75,14 @@ Response body:
 }
 \`\`\`
 
+Fields observed across the document's 1 call of \`GET /api/v1/evaluate\` and its 1 response with status 200:
+
+| Field | In | Type | Example | Present |
+|---|---|---|---|---|
+| \`package\` | query | string | \`"requests"\` | always |
+| \`verdict\` | response | string | \`"allow"\` | always |
+| \`audit_id\` | response | string | \`"aud_123"\` | always |
+
 #### Step 3 — POST /api/v1/approval-requests → 201
 
 Request body:
@@ -90,6 +98,12 @@ Response body:
 \`\`\`\`text
 created \`\`\`
 \`\`\`\`
+
+Fields observed across the document's 1 call of \`POST /api/v1/approval-requests\` and its 1 response with status 201:
+
+| Field | In | Type | Example | Present |
+|---|---|---|---|---|
+| \`audit_id\` | body | string | \`"aud_123"\` | always |
 
 ### 3. Data Flow
 
@@ -158,4 +172,51 @@ Deno.test("renderDocument() is stable for an empty document", () => {
       "## Contents\n\n_No workflow test passed in the run that compiled this document._\n",
     ),
   );
+});
+
+Deno.test("field tables: types, examples and presence across every call of an endpoint, written once", () => {
+  const call = (query: Record<string, string>, value: unknown): Workflow["steps"][number] => ({
+    kind: "api",
+    method: "GET",
+    path: "/items",
+    query,
+    status: 200,
+    response: { type: "json", value },
+  });
+  const first: Workflow = {
+    ...WORKFLOW,
+    id: "list_items",
+    name: "List items",
+    dataFlow: [],
+    steps: [
+      call({ limit: "2" }, { items: [{ id: "i_1", due: null }], next: "c_2" }),
+      call({ limit: "2", cursor: "c_2" }, { items: [{ id: "i_3", due: "2026-01-02" }] }),
+    ],
+  };
+  const second: Workflow = {
+    ...first,
+    id: "list_again",
+    name: "List again",
+    source: { ...first.source, index: 1 },
+    steps: [call({ limit: "5" }, { items: [] })],
+  };
+  const md = renderDocument(buildDocument([first, second]));
+  const table = [
+    "Fields observed across the document's 3 calls of `GET /items` and its 3 responses with status 200:",
+    "",
+    "| Field | In | Type | Example | Present |",
+    "|---|---|---|---|---|",
+    '| `limit` | query | string | `"2"` | always |',
+    '| `cursor` | query | string | `"c_2"` | optional (1 of 3) |',
+    "| `items` | response | array |  | always |",
+    "| `items[]` | response | object |  | optional (2 of 3) |",
+    '| `items[].id` | response | string | `"i_1"` | optional (2 of 3) |',
+    '| `items[].due` | response | null \\| string | `"2026-01-02"` | optional (2 of 3) |',
+    '| `next` | response | string | `"c_2"` | optional (1 of 3) |',
+  ].join("\n");
+  assert.ok(md.includes(table), md);
+  assert.equal(md.split("Fields observed across").length - 1, 1, "the table is written once");
+  assert.ok(md.includes(
+    "Fields of `GET /items` → 200: see the table at Step 1 of [List items](#workflow-list-items).",
+  ));
 });

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { replaceBlock } from "./marker_block.ts";
+import { splitFrontMatter } from "./front_matter.ts";
 import { parseDocument } from "./parse_document.ts";
 import { PLATFORM_TABLE, type PlatformId } from "./platforms.ts";
 
@@ -49,7 +50,7 @@ export function renderRuleFiles(markdown: string, options: RenderRulesOptions): 
   const description =
     `${summary.title}: verified, test-gated API workflows (endpoints, payloads and ` +
     `call order) to follow when writing code that calls this API`;
-  const full = markdown.replace(/\n+$/, "") + "\n";
+  const full = splitFrontMatter(markdown).body.replace(/\n+$/, "") + "\n";
   return options.platforms.map((platform) => {
     const spec = PLATFORM_TABLE[platform];
     const wrap = (body: string) => {

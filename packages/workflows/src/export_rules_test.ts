@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "./cli.ts";
 import { buildDocument } from "./document.ts";
-import { INDEX_BUDGET, renderRuleFiles, writeRuleFiles } from "./export_rules.ts";
+import { INDEX_BUDGET, renderIndex, renderRuleFiles, writeRuleFiles } from "./export_rules.ts";
+import { renderFrontMatter, splitFrontMatter } from "./front_matter.ts";
 import { BLOCK_BEGIN, BLOCK_END, replaceBlock } from "./marker_block.ts";
 import { PLATFORMS } from "./platforms.ts";
 import { renderDocument } from "./render.ts";
@@ -174,4 +175,34 @@ Deno.test("writeRuleFiles() overwrites owned files", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the index shows route templates, and the document's front matter stays out of rule files", () => {
+  const [base] = workflows(1);
+  const wf: Workflow = {
+    ...base,
+    steps: [{
+      kind: "api",
+      method: "GET",
+      path: "/todos/td_0001",
+      route: "/todos/:id",
+      status: 200,
+    }],
+  };
+  const markdown = renderFrontMatter({ title: "Todo API", command: "deno task docs" }) +
+    renderDocument(buildDocument([wf], "Todo API"));
+  const [full] = renderRuleFiles(markdown, { platforms: ["cline"], link: "workflows.md" });
+  assert.ok(full.content.startsWith("# Todo API\n"), full.content.slice(0, 80));
+  assert.equal(full.content.includes("deno task docs"), false);
+  const index = renderIndex(markdown, "workflows.md");
+  assert.match(index, /GET \/todos\/:id/);
+  assert.equal(index.includes("td_0001"), false);
+  assert.deepEqual(splitFrontMatter(markdown).options, {
+    title: "Todo API",
+    command: "deno task docs",
+  });
+  assert.throws(
+    () => splitFrontMatter("---\nworkflows:\n  colour: red\n---\n\n# T\n"),
+    /not the runner's/,
+  );
 });

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { documentEtag, fileSource, serveWorkflows } from "./serve.ts";
+import {
+  documentEtag,
+  type DocumentHandler,
+  fileSource,
+  honoMount,
+  type MountGet,
+  serveWorkflows,
+} from "./serve.ts";
 
 const MARKDOWN = "# API Workflows\n\nBody ✓\n";
 const JSON_TWIN = '{"format":"workflows/v1","title":"API Workflows","workflows":[]}\n';
@@ -65,4 +72,20 @@ Deno.test("fileSource() reads per request and yields 404 while the file is missi
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("serveWorkflows() mounts on any router through a MountGet adapter, and on Hono through honoMount", async () => {
+  const routes = new Map<string, DocumentHandler>();
+  const mount: MountGet = (path, handler) => routes.set(path, handler);
+  assert.equal(serveWorkflows(mount, { markdown: MARKDOWN, json: JSON_TWIN }), mount);
+  assert.deepEqual([...routes.keys()], ["/workflows.md", "/workflows.json"]);
+  const md = await routes.get("/workflows.md")!(new Request("http://x/workflows.md"));
+  assert.equal(md.status, 200);
+  assert.equal(await md.text(), MARKDOWN);
+
+  const app = new Hono().basePath("/docs");
+  serveWorkflows(honoMount(app), { path: "/guide.md", markdown: MARKDOWN });
+  const res = await app.request("/docs/guide.md");
+  assert.equal(res.status, 200);
+  assert.equal(await res.text(), MARKDOWN);
 });

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { splitFrontMatter } from "./front_matter.ts";
 
 /** One workflow as the exporter sees it. */
 export interface WorkflowSummary {
@@ -22,7 +23,8 @@ export interface DocumentSummary {
 }
 
 /**
- * Parses the title, and each workflow's name, ID, intent and step actions,
+ * Parses the title, and each workflow's name, ID, intent and step actions
+ * (with the route template instead of the concrete path when there is one),
  * from a document rendered by `renderDocument()`. Throws when the text has no
  * `# ` title, i.e. is not a compiled document.
  *
@@ -34,7 +36,7 @@ export interface DocumentSummary {
  * ```
  */
 export function parseDocument(markdown: string): DocumentSummary {
-  const lines = markdown.split("\n");
+  const lines = splitFrontMatter(markdown).body.split("\n");
   const title = lines.find((line) => line.startsWith("# "))?.slice(2).trim();
   if (title === undefined) {
     throw new Error("Cannot read the workflows document: it has no `# ` title line");
@@ -71,7 +73,10 @@ export function parseDocument(markdown: string): DocumentSummary {
     } else if (line.startsWith("### ")) {
       inSequence = line.startsWith("### 1. ");
     } else if (current && inSequence && /^\| \d+ \|/.test(line)) {
-      current.actions.push(line.split(/(?<!\\)\|/)[3].trim().replace(/\\\|/g, "|"));
+      const cells = line.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+      const route = /\(route `([^`]+)`\)/.exec(cells[4] ?? "")?.[1];
+      const action = cells[3];
+      current.actions.push(route === undefined ? action : action.replace(/ .*$/, ` ${route}`));
     }
   }
   if (conventions === undefined) return { title, workflows };

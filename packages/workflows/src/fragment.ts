@@ -5,11 +5,66 @@
  * @module
  */
 import { join } from "node:path";
-import { workflowSchema } from "./schema.ts";
-import type { Workflow } from "./types.ts";
+import { z } from "zod";
+import type { RedactionOptions } from "./redact.ts";
+import { redactionSchema, workflowSchema } from "./schema.ts";
+import type { Workflow, WorkflowSource } from "./types.ts";
 
 /** The environment variable the runner sets to the run directory. */
 export const RUN_DIR_ENV = "WORKFLOWS_RUN_DIR";
+
+/** The environment variable carrying the project's redaction extensions (JSON). */
+export const REDACTION_ENV = "WORKFLOWS_REDACTION";
+
+/**
+ * The project's redaction extensions the runner passes to the tests, or `{}`
+ * (plain `deno test`, or no extension). Throws when the variable is not a
+ * redaction description, or cannot be read although the run directory can,
+ * so nothing silently weakens redaction.
+ *
+ * @example
+ * ```ts
+ * import { readRedaction } from "./fragment.ts";
+ * readRedaction(); // {} unless WORKFLOWS_REDACTION is set
+ * ```
+ */
+export function readRedaction(): RedactionOptions {
+  const permission = Deno.permissions.querySync({ name: "env", variable: REDACTION_ENV });
+  if (permission.state !== "granted") {
+    if (readRunDir() === undefined) return {};
+    // Under the runner, a test that may not read the project's redaction
+    // rules must not publish with fewer of them.
+    throw new Error(
+      `this test may read ${RUN_DIR_ENV} but not ${REDACTION_ENV}; grant both ` +
+        `(--allow-env=${RUN_DIR_ENV},${REDACTION_ENV}) so the project's redaction rules apply`,
+    );
+  }
+  const text = Deno.env.get(REDACTION_ENV);
+  if (text === undefined || text === "") return {};
+  const parsed = redactionSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    throw new Error(
+      `${REDACTION_ENV} is not a redaction description: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Why a declared workflow was not published. */
+export type DropReason = "test failed" | "no calls recorded";
+
+/** A workflow a test declared but did not publish, as the runner reports it. */
+export interface DroppedWorkflow {
+  name: string;
+  source: WorkflowSource;
+  reason: DropReason;
+}
+
+const droppedSchema = z.strictObject({
+  name: z.string(),
+  source: z.strictObject({ file: z.string(), test: z.string(), index: z.number().int() }),
+  reason: z.enum(["test failed", "no calls recorded"]),
+});
 
 /**
  * The run directory, or `undefined` when the tests are not running under the
@@ -87,7 +142,41 @@ const deferred: [string, string][] = [];
  * ```
  */
 export function writeFragment(path: string, workflow: Workflow): void {
-  const text = JSON.stringify(workflow);
+  writeDeferrable(path, JSON.stringify(workflow));
+}
+
+/**
+ * Records a workflow that will not be published, next to where its fragment
+ * would be (`<hash>.dropped.json`), so the runner can name it and say why.
+ *
+ * @example
+ * ```ts
+ * import { writeDropped } from "./fragment.ts";
+ * const dir = await Deno.makeTempDir();
+ * writeDropped(`${dir}/abc.json`, {
+ *   name: "Check health", reason: "test failed",
+ *   source: { file: "file:///health_test.ts", test: "health", index: 0 },
+ * });
+ * ```
+ */
+export function writeDropped(fragment: string, dropped: DroppedWorkflow): void {
+  writeDeferrable(droppedPath(fragment), JSON.stringify(dropped));
+}
+
+/**
+ * The drop record's path of a fragment path.
+ *
+ * @example
+ * ```ts
+ * import { droppedPath } from "./fragment.ts";
+ * droppedPath("/tmp/run/ab.json"); // "/tmp/run/ab.dropped.json"
+ * ```
+ */
+export function droppedPath(fragment: string): string {
+  return fragment.replace(/\.json$/, ".dropped.json");
+}
+
+function writeDeferrable(path: string, text: string): void {
   try {
     Deno.writeTextFileSync(path, text);
   } catch (error) {
@@ -122,6 +211,29 @@ export async function readFragments(runDir: string): Promise<Workflow[]> {
     const parsed = workflowSchema.safeParse(JSON.parse(text));
     if (!parsed.success) {
       throw new Error(`Cannot read workflow fragment "${entry.name}": ${parsed.error.message}`);
+    }
+    out.push(parsed.data);
+  }
+  return out;
+}
+
+/**
+ * Reads every drop record of a run directory.
+ *
+ * @example
+ * ```ts
+ * import { readDropped } from "./fragment.ts";
+ * await readDropped(await Deno.makeTempDir()); // []
+ * ```
+ */
+export async function readDropped(runDir: string): Promise<DroppedWorkflow[]> {
+  const out: DroppedWorkflow[] = [];
+  for await (const entry of Deno.readDir(runDir)) {
+    if (!entry.isFile || !/^[0-9a-f]{64}\.dropped\.json$/.test(entry.name)) continue;
+    const text = await Deno.readTextFile(join(runDir, entry.name));
+    const parsed = droppedSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) {
+      throw new Error(`Cannot read workflow drop record "${entry.name}": ${parsed.error.message}`);
     }
     out.push(parsed.data);
   }

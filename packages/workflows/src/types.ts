@@ -84,11 +84,26 @@ export interface Workflow {
   dataFlow: DataFlowLink[];
 }
 
+/**
+ * A project's redaction extensions in serialisable form (patterns as
+ * regular-expression sources); see `RedactionOptions`.
+ */
+export interface RedactionSettings {
+  /** More key-name words. */
+  keys?: string[];
+  /** More value patterns (regular-expression sources). */
+  patterns?: string[];
+  /** Allow-listed fields (key names or dotted path endings). */
+  allow?: string[];
+}
+
 /** The JSON twin of `workflows.md`. */
 export interface WorkflowDocument {
   format: "workflows/v1";
   title: string;
   /** The API's conventions, rendered as the document's first section. */
   conventions?: ApiConventions;
+  /** The project's redaction extensions, stated in the preamble. */
+  redaction?: RedactionSettings;
   workflows: Workflow[];
 }

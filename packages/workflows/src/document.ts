@@ -6,7 +6,7 @@
  */
 import { type JUnitReport, testKey } from "./junit.ts";
 import type { ApiConventions } from "./conventions.ts";
-import type { Workflow, WorkflowDocument } from "./types.ts";
+import type { RedactionSettings, Workflow, WorkflowDocument } from "./types.ts";
 
 /** The default document title. */
 export const DEFAULT_TITLE = "API Workflows";
@@ -15,7 +15,8 @@ export const DEFAULT_TITLE = "API Workflows";
  * Orders workflows by test file, then declaration index, then test name
  * (code-unit comparison, independent of locale) and checks that IDs are
  * unique. Throws an `Error` naming both tests when two workflows share an ID.
- * `conventions`, when given, become the document's first section.
+ * `conventions`, when given, become the document's first section;
+ * `redaction`, the project's redaction extensions, are kept for the preamble.
  *
  * @example
  * ```ts
@@ -27,6 +28,7 @@ export function buildDocument(
   workflows: readonly Workflow[],
   title = DEFAULT_TITLE,
   conventions?: ApiConventions,
+  redaction?: RedactionSettings,
 ): WorkflowDocument {
   const sorted = [...workflows].sort(compareSource);
   const byId = new Map<string, Workflow>();
@@ -40,9 +42,13 @@ export function buildDocument(
     }
     byId.set(wf.id, wf);
   }
-  return conventions === undefined
-    ? { format: "workflows/v1", title, workflows: sorted }
-    : { format: "workflows/v1", title, conventions, workflows: sorted };
+  return {
+    format: "workflows/v1",
+    title,
+    ...(conventions === undefined ? {} : { conventions }),
+    ...(redaction === undefined ? {} : { redaction }),
+    workflows: sorted,
+  };
 }
 
 function compareSource(a: Workflow, b: Workflow): number {

@@ -4,7 +4,9 @@
  * @module
  */
 import { renderConventions } from "./conventions.ts";
+import { FieldIndex } from "./field_table.ts";
 import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
+import { Redactor } from "./redact.ts";
 import type {
   ApiStep,
   DataFlowLink,
@@ -14,13 +16,17 @@ import type {
   WorkflowStep,
 } from "./types.ts";
 
-const PREAMBLE =
+const PREAMBLE_START =
   "This document is generated from the project's integration tests. Each workflow is " +
   "the ordered sequence of HTTP calls a test made against the API, with the request and response " +
   "payloads it observed; only workflows whose test passed in the run that compiled this document " +
-  "are included, so every section is verified by a passing test. Secrets are replaced by " +
-  "`[REDACTED]`. When writing integration code, use only the endpoints, parameter names and call " +
-  "order shown here, copy request shapes exactly, and do not invent fields.";
+  "are included, so every section is verified by a passing test. When writing integration code, " +
+  "use only the endpoints, parameter names and call order shown here, copy request shapes " +
+  "exactly, and do not invent fields.";
+
+function preamble(doc: WorkflowDocument): string {
+  return `${PREAMBLE_START} ${new Redactor(doc.redaction).describe()}`;
+}
 
 /**
  * Renders the whole Markdown document: title, `## Conventions` (opening with
@@ -39,8 +45,8 @@ export function renderDocument(doc: WorkflowDocument): string {
   const used = new Set<string>(["contents", "conventions"]);
   const anchors = doc.workflows.map((wf) => headingAnchor(`Workflow: ${oneLine(wf.name)}`, used));
   const parts = [`# ${oneLine(doc.title)}`];
-  if (doc.conventions === undefined) parts.push(PREAMBLE);
-  else parts.push("## Conventions", PREAMBLE, renderConventions(doc.conventions));
+  if (doc.conventions === undefined) parts.push(preamble(doc));
+  else parts.push("## Conventions", preamble(doc), renderConventions(doc.conventions));
   parts.push("## Contents");
   if (doc.workflows.length === 0) {
     parts.push("_No workflow test passed in the run that compiled this document._");
@@ -50,13 +56,15 @@ export function renderDocument(doc: WorkflowDocument): string {
         .join("\n"),
     );
   }
-  for (const wf of doc.workflows) parts.push(renderWorkflow(wf));
+  const fields = new FieldIndex(doc.workflows);
+  doc.workflows.forEach((wf, i) => parts.push(renderWorkflow(wf, fields, anchors[i])));
   return parts.join("\n\n") + "\n";
 }
 
 /**
  * Renders one workflow section (`## Workflow: …` through `### 3. Data Flow`,
- * the last omitted when no data flow was found).
+ * the last omitted when no data flow was found). Each step's field table
+ * covers the calls in `fields` (default: this workflow's own calls).
  *
  * @example
  * ```ts
@@ -69,7 +77,11 @@ export function renderDocument(doc: WorkflowDocument): string {
  * md.startsWith("## Workflow: Check health"); // true
  * ```
  */
-export function renderWorkflow(wf: Workflow): string {
+export function renderWorkflow(
+  wf: Workflow,
+  fields: FieldIndex = new FieldIndex([wf]),
+  anchor?: string,
+): string {
   const parts = [
     `## Workflow: ${oneLine(wf.name)}`,
     `**ID:** \`${wf.id}\``,
@@ -80,7 +92,10 @@ export function renderWorkflow(wf: Workflow): string {
     sequenceTable(wf.steps),
     "### 2. Observed Request & Response Payloads",
   ];
-  const api = wf.steps.flatMap((step, i) => (step.kind === "api" ? [payloads(step, i + 1)] : []));
+  const api = wf.steps.flatMap((
+    step,
+    i,
+  ) => (step.kind === "api" ? [payloads(step, i + 1, fields, place(wf, i + 1, anchor))] : []));
   parts.push(api.length === 0 ? "_No API calls._" : api.join("\n\n"));
   if (wf.dataFlow.length > 0) parts.push("### 3. Data Flow", wf.dataFlow.map(flowLine).join("\n"));
   return parts.join("\n\n");
@@ -129,7 +144,12 @@ function sequenceTable(steps: WorkflowStep[]): string {
   );
 }
 
-function payloads(step: ApiStep, n: number): string {
+function place(wf: Workflow, step: number, anchor: string | undefined): string {
+  const where = anchor === undefined ? oneLine(wf.name) : `[${oneLine(wf.name)}](#${anchor})`;
+  return `Step ${step} of ${where}`;
+}
+
+function payloads(step: ApiStep, n: number, fields: FieldIndex, here: string): string {
   const parts = [`#### Step ${n} — ${step.method} ${step.path} → ${step.status}`];
   if (step.route !== undefined && step.route !== step.path) {
     parts.push(`Route: \`${step.method} ${step.route}\``);
@@ -145,6 +165,8 @@ function payloads(step: ApiStep, n: number): string {
     parts.push("Response headers:", fence("json", JSON.stringify(step.responseHeaders, null, 2)));
   }
   parts.push(...bodyBlock("Response body", step.response));
+  const table = fields.table(step, here);
+  if (table !== undefined) parts.push(table);
   return parts.join("\n\n");
 }
 

@@ -11,11 +11,18 @@ import { writeFileAtomic } from "./atomic_write.ts";
 import type { ApiConventions } from "./conventions.ts";
 import { analyseDenoTestArgs, forbiddenDenoTestArg, permissionArgs } from "./deno_args.ts";
 import { buildDocument, mergeWorkflows, serializeDocument } from "./document.ts";
-import { readFragments, RUN_DIR_ENV } from "./fragment.ts";
+import {
+  type DroppedWorkflow,
+  readDropped,
+  readFragments,
+  REDACTION_ENV,
+  RUN_DIR_ENV,
+} from "./fragment.ts";
+import { type RememberedOptions, renderFrontMatter } from "./front_matter.ts";
 import { type JUnitReport, parseJUnit, testKey } from "./junit.ts";
 import { renderDocument } from "./render.ts";
 import { workflowDocumentSchema } from "./schema.ts";
-import type { Workflow } from "./types.ts";
+import type { RedactionSettings, Workflow } from "./types.ts";
 
 /** Options of `runWorkflowTests()`. */
 export interface RunOptions {
@@ -48,6 +55,15 @@ export interface RunOptions {
   denoPath?: string;
   /** Extra environment for `deno test`. */
   env?: Record<string, string>;
+  /** The project's redaction extensions, handed to the tests and stated in the preamble. */
+  redaction?: RedactionSettings;
+  /**
+   * How the project runs the runner (`deno task test`), named in messages
+   * that tell the user what to run. Default: the generic `workflows run`.
+   */
+  command?: string;
+  /** Options remembered in the document's front matter (see `splitFrontMatter()`). */
+  remember?: RememberedOptions;
 }
 
 /**
@@ -122,13 +138,17 @@ async function runDenoTest(
   const args = [
     "test",
     `--junit-path=${junitPath}`,
-    ...permissionArgs(options.denoArgs, runDir, RUN_DIR_ENV),
+    ...permissionArgs(options.denoArgs, runDir, `${RUN_DIR_ENV},${REDACTION_ENV}`),
     ...options.denoArgs,
   ];
   const child = new Deno.Command(options.denoPath ?? Deno.execPath(), {
     args,
     cwd: options.cwd,
-    env: { ...options.env, [RUN_DIR_ENV]: runDir },
+    env: {
+      ...options.env,
+      [RUN_DIR_ENV]: runDir,
+      [REDACTION_ENV]: options.redaction === undefined ? "" : JSON.stringify(options.redaction),
+    },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",
@@ -149,7 +169,9 @@ async function compile(
   log: (line: string) => void,
 ): Promise<Compiled | string> {
   const fragments = (await readFragments(runDir)).map((wf) => relativise(wf, options.cwd));
+  const dropped = (await readDropped(runDir)).map((d) => relativise(d, options.cwd));
   const passed: Workflow[] = [];
+  const notPublished: DroppedWorkflow[] = [...dropped];
   if (options.strict) {
     const bare = fragments.filter((wf) => !wf.requires?.length).map((wf) => `"${wf.name}"`);
     if (bare.length > 0) {
@@ -162,7 +184,16 @@ async function compile(
       return `Cannot compile workflows: ${wf.source.file} has several tests named "${wf.source.test}"`;
     }
     if (report.verdicts.get(key) === "passed") passed.push(wf);
-    else log(`not published (test did not pass): "${wf.name}" from ${wf.source.file}`);
+    else notPublished.push({ name: wf.name, source: wf.source, reason: "test failed" });
+  }
+  notPublished.sort((a, b) =>
+    compareText(a.source.file, b.source.file) || a.source.index - b.source.index
+  );
+  for (const wf of notPublished) {
+    log(`not published: "${wf.name}" (${wf.source.file}, test "${wf.source.test}"): ${wf.reason}`);
+  }
+  if (notPublished.length > 0) {
+    log(`${plural(notPublished.length)} not published (named above)`);
   }
   const narrowedBy = options.merge === "always"
     ? "--merge"
@@ -180,14 +211,19 @@ async function compile(
     );
   }
   try {
-    const doc = buildDocument(workflows, options.title, options.conventions);
-    return { markdown: renderDocument(doc), json: serializeDocument(doc), count: workflows.length };
+    const doc = buildDocument(workflows, options.title, options.conventions, options.redaction);
+    const markdown = renderFrontMatter(options.remember ?? {}) + renderDocument(doc);
+    return { markdown, json: serializeDocument(doc), count: workflows.length };
   } catch (error) {
     return (error as Error).message;
   }
 }
 
-function relativise(wf: Workflow, cwd: string): Workflow {
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function relativise<T extends { source: Workflow["source"] }>(wf: T, cwd: string): T {
   if (!wf.source.file.startsWith("file:")) return wf;
   const path = relative(cwd, fileURLToPath(wf.source.file)).split(sep).join("/");
   const file = path.startsWith("../") ? path : `./${path}`;
@@ -253,9 +289,9 @@ async function check(
   }
   log(
     `STALE: ${stale.join("; ")}. The committed document does not match the passing tests: ` +
-      `run the suite locally (deno task test) and commit ${show(options.out)} and ${
-        show(options.json)
-      }`,
+      `run \`${options.command ?? "workflows run"}\` locally (outside CI) and commit ${
+        show(options.out)
+      } and ${show(options.json)}`,
   );
   return true;
 }
