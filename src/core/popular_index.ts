@@ -1,0 +1,169 @@
+/**
+ * The popular-project index behind the typosquat rule (SPEC §17.2): a
+ * precomputed deletion neighbourhood (symmetric delete) of every popular
+ * PEP 503 name, so finding the popular names one edit (insert, delete,
+ * substitute, adjacent swap) away from a name costs a few map reads instead
+ * of a scan of the list. Affixes (`python-`, `py-`, `-python`, `-py`) and
+ * look-alike characters (`0`/`o`, `1`/`l`, `rn`/`m`) are checked through two
+ * more maps. Pure: the names come in as data.
+ *
+ * @module
+ */
+
+/** How a name imitates a popular one. */
+export type LookalikeHow = "edit" | "affix" | "homoglyph";
+
+/** A popular project a name imitates. */
+export interface Lookalike {
+  /** The popular project's PEP 503 name. */
+  similar_to: string;
+  how: LookalikeHow;
+}
+
+/** A read-only set of popular names with the look-alike and "did you mean" queries. */
+export interface PopularIndex {
+  /** How many popular names the index holds. */
+  readonly size: number;
+  /** Whether `name` (PEP 503) is itself popular. */
+  has(name: string): boolean;
+  /** The most popular project `name` imitates, or null; null for a popular name itself. */
+  lookalike(name: string): Lookalike | null;
+  /** Up to `limit` popular names nearest to `name` (edit distance, then popularity). */
+  nearest(name: string, limit: number): string[];
+}
+
+const AFFIXES_BEFORE = ["python-", "py-"];
+const AFFIXES_AFTER = ["-python", "-py"];
+/**
+ * Popular names shorter than this are matched only exactly or by affix: one
+ * edit of a three-letter name is another real project far too often.
+ */
+const MIN_EDIT_LENGTH = 4;
+
+/** `rn` → `m`, `0` → `o`, `1` → `l`: the form look-alike names share. */
+function skeleton(name: string): string {
+  return name.replaceAll("rn", "m").replaceAll("0", "o").replaceAll("1", "l");
+}
+
+/** Whether two strings are exactly one insert, delete, substitution or adjacent swap apart. */
+function oneEdit(a: string, b: string): boolean {
+  if (a === b) return false;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a[i] === b[i]) i++;
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** Optimal string alignment distance (adjacent swaps count 1), stopping past `max`. */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, prev2[j - 2] + 1);
+      }
+      row.push(d);
+      if (d < best) best = d;
+    }
+    if (best > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+function* deletions(name: string): Generator<string> {
+  for (let i = 0; i < name.length; i++) yield name.slice(0, i) + name.slice(i + 1);
+}
+
+/**
+ * Builds the index over `names` (PEP 503 names, most popular first: the
+ * order breaks ties between candidates).
+ *
+ * @example
+ * ```ts
+ * import { createPopularIndex } from "./popular_index.ts";
+ * const index = createPopularIndex(["requests", "numpy", "python-dateutil"]);
+ * index.lookalike("reqeusts"); // { similar_to: "requests", how: "edit" }
+ * index.lookalike("dateutil"); // { similar_to: "python-dateutil", how: "affix" }
+ * index.lookalike("requests"); // null
+ * ```
+ */
+export function createPopularIndex(names: Iterable<string>): PopularIndex {
+  const rank = new Map<string, number>();
+  for (const name of names) if (!rank.has(name)) rank.set(name, rank.size);
+  const neighbours = new Map<string, string[]>();
+  const skeletons = new Map<string, string>();
+  const add = (key: string, name: string) => {
+    const list = neighbours.get(key);
+    if (list === undefined) neighbours.set(key, [name]);
+    else if (list[list.length - 1] !== name) list.push(name);
+  };
+  for (const name of rank.keys()) {
+    if (!skeletons.has(skeleton(name))) skeletons.set(skeleton(name), name);
+    if (name.length < MIN_EDIT_LENGTH) continue;
+    add(name, name);
+    for (const d of deletions(name)) add(d, name);
+  }
+  const better = (a: string | null, b: string) => a === null || rank.get(b)! < rank.get(a)! ? b : a;
+
+  const byEdit = (name: string): string | null => {
+    let found: string | null = null;
+    for (const key of [name, ...deletions(name)]) {
+      for (const candidate of neighbours.get(key) ?? []) {
+        if (oneEdit(name, candidate)) found = better(found, candidate);
+      }
+    }
+    return found;
+  };
+  const byAffix = (name: string): string | null => {
+    let found: string | null = null;
+    const forms = [
+      ...AFFIXES_BEFORE.flatMap((a) => [a + name, name.startsWith(a) ? name.slice(a.length) : ""]),
+      ...AFFIXES_AFTER.flatMap((a) => [name + a, name.endsWith(a) ? name.slice(0, -a.length) : ""]),
+    ];
+    for (const form of forms) if (form && rank.has(form)) found = better(found, form);
+    return found;
+  };
+
+  const lookalike = (name: string): Lookalike | null => {
+    if (rank.has(name)) return null;
+    const edit = byEdit(name);
+    if (edit) return { similar_to: edit, how: "edit" };
+    const affix = byAffix(name);
+    if (affix) return { similar_to: affix, how: "affix" };
+    const glyph = skeletons.get(skeleton(name));
+    return glyph && glyph !== name ? { similar_to: glyph, how: "homoglyph" } : null;
+  };
+  // A linear scan: asked only for a name PyPI does not know, never on the common path.
+  const nearest = (name: string, limit: number): string[] => {
+    const max = Math.max(2, Math.floor(name.length / 3));
+    const scored: Array<[string, number]> = [];
+    for (const candidate of rank.keys()) {
+      const d = distance(name, candidate, max);
+      if (d <= max && candidate !== name) scored.push([candidate, d]);
+    }
+    const first = lookalike(name)?.similar_to;
+    const ranked = scored
+      .sort((a, b) => a[1] - b[1] || rank.get(a[0])! - rank.get(b[0])!)
+      .map(([n]) => n)
+      .filter((n) => n !== first);
+    return (first ? [first, ...ranked] : ranked).slice(0, limit);
+  };
+  return { size: rank.size, has: (name) => rank.has(name), lookalike, nearest };
+}
+
+/** An index without names: nothing is popular, nothing looks alike. */
+export const EMPTY_POPULAR_INDEX: PopularIndex = createPopularIndex([]);
