@@ -167,3 +167,29 @@ export function createPopularIndex(names: Iterable<string>): PopularIndex {
 
 /** An index without names: nothing is popular, nothing looks alike. */
 export const EMPTY_POPULAR_INDEX: PopularIndex = createPopularIndex([]);
+
+/**
+ * Two indexes as one: a name is popular in either; a look-alike of `first`
+ * (the registry's own packages) wins over one of `second`.
+ *
+ * @example
+ * ```ts
+ * import { combineIndexes, createPopularIndex } from "./popular_index.ts";
+ * const both = combineIndexes(createPopularIndex(["acme-billing"]), createPopularIndex(["requests"]));
+ * both.lookalike("acme-biling")?.similar_to; // "acme-billing"
+ * both.has("requests"); // true
+ * ```
+ */
+export function combineIndexes(first: PopularIndex, second: PopularIndex): PopularIndex {
+  if (first.size === 0) return second;
+  return {
+    size: first.size + second.size,
+    has: (name) => first.has(name) || second.has(name),
+    lookalike: (name) =>
+      first.has(name) || second.has(name)
+        ? null
+        : first.lookalike(name) ?? second.lookalike(name),
+    nearest: (name, limit) =>
+      [...new Set([...first.nearest(name, limit), ...second.nearest(name, limit)])].slice(0, limit),
+  };
+}

@@ -62,6 +62,7 @@ export function toCheckOutput(evaluation: Evaluation): CheckOutput {
       score: cve.score,
       ...(cve.summary ? { summary: cve.summary } : {}),
     })),
+    threats: evaluation.threats,
     audit_id: evaluation.audit_id,
   };
 }
