@@ -186,9 +186,7 @@ export function combineIndexes(first: PopularIndex, second: PopularIndex): Popul
     size: first.size + second.size,
     has: (name) => first.has(name) || second.has(name),
     lookalike: (name) =>
-      first.has(name) || second.has(name)
-        ? null
-        : first.lookalike(name) ?? second.lookalike(name),
+      first.has(name) || second.has(name) ? null : first.lookalike(name) ?? second.lookalike(name),
     nearest: (name, limit) =>
       [...new Set([...first.nearest(name, limit), ...second.nearest(name, limit)])].slice(0, limit),
   };
