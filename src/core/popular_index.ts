@@ -152,8 +152,10 @@ export function createPopularIndex(names: Iterable<string>): PopularIndex {
     const max = Math.max(2, Math.floor(name.length / 3));
     const scored: Array<[string, number]> = [];
     for (const candidate of rank.keys()) {
-      const d = distance(name, candidate, max);
-      if (d <= max && candidate !== name) scored.push([candidate, d]);
+      if (candidate === name) continue;
+      // A popular name that contains the whole name (`pycairo` for `cairo`) is as near as one edit.
+      const d = name.length >= 4 && candidate.includes(name) ? 1 : distance(name, candidate, max);
+      if (d <= max) scored.push([candidate, d]);
     }
     const first = lookalike(name)?.similar_to;
     const ranked = scored
