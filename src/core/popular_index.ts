@@ -84,8 +84,43 @@ function distance(a: string, b: string, max: number): number {
   return prev[b.length];
 }
 
-function* deletions(name: string): Generator<string> {
-  for (let i = 0; i < name.length; i++) yield name.slice(0, i) + name.slice(i + 1);
+const BASE = 0x01000193;
+/** Longest name the edit check looks at (PEP 508 names in requests are far shorter). */
+const MAX_NAME = 512;
+/** BASE^i mod 2^32 for i < MAX_NAME. */
+const POWERS: readonly number[] = Object.freeze((() => {
+  const powers = [1];
+  for (let i = 1; i < MAX_NAME; i++) powers.push(Math.imul(powers[i - 1], BASE) >>> 0);
+  return powers;
+})());
+
+/**
+ * Hashes of `name` and of every one-character deletion of it, in O(length)
+ * without building the strings: polynomial hashes mod 2^32 from prefix and
+ * suffix sums, mixed with the length. Collisions only add candidates, and
+ * every candidate is verified with {@link oneEdit}.
+ */
+function deletionKeys(name: string): number[] {
+  const n = name.length;
+  const prefix = new Array<number>(n + 1);
+  prefix[0] = 0;
+  for (let i = 0; i < n; i++) {
+    prefix[i + 1] = (Math.imul(prefix[i], BASE) + name.charCodeAt(i)) >>> 0;
+  }
+  const keys = [mix(prefix[n], n)];
+  let suffix = 0; // hash of name[i+1..n)
+  for (let i = n - 1; i >= 0; i--) {
+    if (i === n - 1 || name[i] !== name[i + 1]) {
+      // Deleting either of two equal neighbours gives the same string: one key.
+      keys.push(mix((Math.imul(prefix[i], POWERS[n - 1 - i]) + suffix) >>> 0, n - 1));
+    }
+    suffix = (Math.imul(name.charCodeAt(i), POWERS[n - 1 - i]) + suffix) >>> 0;
+  }
+  return keys;
+}
+
+function mix(hash: number, length: number): number {
+  return (hash ^ Math.imul(length, 0x9e3779b1)) >>> 0;
 }
 
 /**
@@ -104,25 +139,29 @@ function* deletions(name: string): Generator<string> {
 export function createPopularIndex(names: Iterable<string>): PopularIndex {
   const rank = new Map<string, number>();
   for (const name of names) if (!rank.has(name)) rank.set(name, rank.size);
-  const neighbours = new Map<string, string[]>();
+  const neighbours = new Map<number, string[]>();
   const skeletons = new Map<string, string>();
-  const add = (key: string, name: string) => {
+  const add = (key: number, name: string) => {
     const list = neighbours.get(key);
     if (list === undefined) neighbours.set(key, [name]);
     else if (list[list.length - 1] !== name) list.push(name);
   };
   for (const name of rank.keys()) {
     if (!skeletons.has(skeleton(name))) skeletons.set(skeleton(name), name);
-    if (name.length < MIN_EDIT_LENGTH) continue;
-    add(name, name);
-    for (const d of deletions(name)) add(d, name);
+    if (name.length < MIN_EDIT_LENGTH || name.length >= MAX_NAME) continue;
+    for (const key of deletionKeys(name)) add(key, name);
   }
   const better = (a: string | null, b: string) => a === null || rank.get(b)! < rank.get(a)! ? b : a;
 
+  let longest = 0;
+  for (const name of rank.keys()) longest = Math.max(longest, name.length);
   const byEdit = (name: string): string | null => {
+    if (name.length > longest + 1 || name.length >= MAX_NAME) return null;
     let found: string | null = null;
-    for (const key of [name, ...deletions(name)]) {
-      for (const candidate of neighbours.get(key) ?? []) {
+    for (const key of deletionKeys(name)) {
+      const candidates = neighbours.get(key);
+      if (candidates === undefined) continue;
+      for (const candidate of candidates) {
         if (oneEdit(name, candidate)) found = better(found, candidate);
       }
     }
