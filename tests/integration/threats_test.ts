@@ -90,6 +90,23 @@ Deno.test("a fresh quickstart denies a malicious package, a hallucinated name, a
       deepStrictEqual(body.threats, []);
       equal(upstream.calls["pypi.project"] + upstream.calls["osv.query"], 0);
     });
+    await t.step("the security report and dashboards count and show threats by kind", async () => {
+      const res = await fetch(`${server.url}/api/v1/reports/security?days=7`);
+      equal(res.status, 200);
+      const report = await res.json();
+      equal(report.threats.by_kind.malicious, 3);
+      equal(report.threats.by_kind.typosquat, 1);
+      equal(report.threats.by_kind.new_project, 1);
+      equal(report.threats.by_kind.yanked, 1);
+      ok(report.threats.by_kind.not_found >= 17, JSON.stringify(report.threats.by_kind));
+      ok(report.threats.recent.length > 0);
+      const page = await (await fetch(`${server.url}/dashboard/security`)).text();
+      match(page, /data-testid="threats-by-kind"/);
+      match(page, /Look-alike of a popular project<\/td><td class="num">1</);
+      const pkg = await (await fetch(`${server.url}/dashboard/package/reqeusts`)).text();
+      match(pkg, /data-testid="package-threats"/);
+      match(pkg, /similar to requests/);
+    });
     await t.step("the audit rows carry the threats", async () => {
       const store = openSqliteStore(server.dbPath);
       try {
