@@ -3,6 +3,8 @@ import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { hallucinatedNames, serveMalicious, youngProject } from "../helpers/threat_data.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { policy, writePolicyToml } from "../../cli/policy/_testing.ts";
 
 async function evaluate(url: string, query: string) {
   const res = await fetch(`${url}/api/v1/evaluate?${query}`);
@@ -90,19 +92,58 @@ Deno.test("a fresh quickstart denies a malicious package, a hallucinated name, a
       deepStrictEqual(body.threats, []);
       equal(upstream.calls["pypi.project"] + upstream.calls["osv.query"], 0);
     });
+    await t.step("the MCP answer carries the threat and the suggestion", async () => {
+      const client = new Client({ name: "policyd-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      try {
+        const result = await client.callTool({
+          name: "check_package",
+          arguments: { package: "reqeusts" },
+        });
+        const out = result.structuredContent as {
+          category: string;
+          reason: string;
+          threats: Array<{ kind: string; similar_to?: string[] }>;
+        };
+        equal(out.category, "DENIAL_TYPOSQUAT");
+        match(out.reason, /did you mean `requests`\?/);
+        deepStrictEqual(out.threats.map((x) => [x.kind, x.similar_to]), [["typosquat", [
+          "requests",
+        ]]]);
+      } finally {
+        await client.close();
+      }
+    });
+    await t.step("policy check shows the threat; --json carries threats", async () => {
+      const dir = await Deno.makeTempDir({ prefix: "policy-threats-" });
+      try {
+        await writePolicyToml(dir, server.url);
+        const json = await policy(["check", "reqeusts", "--json"], { cwd: dir });
+        equal(json.code, 2, json.stderr);
+        const body = JSON.parse(json.stdout);
+        equal(body.threats[0].kind, "typosquat");
+        deepStrictEqual(body.threats[0].similar_to, ["requests"]);
+        const human = await policy(["check", "reqeusts"], { cwd: dir });
+        equal(human.code, 2);
+        match(human.stdout, /reqeusts is DENIED \(DENIAL_TYPOSQUAT\).*did you mean `requests`\?/);
+        match(human.stderr, /policy: threat \(typosquat\): .*; similar to requests/);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
     await t.step("the security report and dashboards count and show threats by kind", async () => {
       const res = await fetch(`${server.url}/api/v1/reports/security?days=7`);
       equal(res.status, 200);
       const report = await res.json();
       equal(report.threats.by_kind.malicious, 3);
-      equal(report.threats.by_kind.typosquat, 1);
+      equal(report.threats.by_kind.typosquat, 4, "HTTP, MCP and two CLI evaluations");
       equal(report.threats.by_kind.new_project, 1);
       equal(report.threats.by_kind.yanked, 1);
       ok(report.threats.by_kind.not_found >= 17, JSON.stringify(report.threats.by_kind));
       ok(report.threats.recent.length > 0);
       const page = await (await fetch(`${server.url}/dashboard/security`)).text();
       match(page, /data-testid="threats-by-kind"/);
-      match(page, /Look-alike of a popular project<\/td><td class="num">1</);
+      match(page, /Look-alike of a popular project<\/td><td class="num">4</);
       const pkg = await (await fetch(`${server.url}/dashboard/package/reqeusts`)).text();
       match(pkg, /data-testid="package-threats"/);
       match(pkg, /similar to requests/);
