@@ -77,15 +77,18 @@ function sameThreats(a: readonly Threat[] | undefined, b: readonly Threat[]): bo
   return sameIds((a ?? []).map((t) => t.id ?? ""), b.map((t) => t.id ?? ""));
 }
 
-function maliciousRow(
+/** The fields every scanner row shares: the server's project and identity, no client context. */
+function scannerRow(
   deps: ScanPassDeps,
   name: string,
   rule: PackageRule | undefined,
-  threats: Threat[],
+  row: Pick<
+    NewAuditRow,
+    "version" | "denial_category" | "cve_ids" | "max_cvss" | "reason" | "threats"
+  >,
 ): NewAuditRow {
   return {
     package: name,
-    version: null,
     license: null,
     verdict: "CVE_ALERT",
     project: deps.settings.POLICY_PROJECT_NAME,
@@ -93,17 +96,29 @@ function maliciousRow(
     agent_model: null,
     agent_version: null,
     source: SCANNER_SOURCE,
-    denial_category: "DENIAL_MALICIOUS",
-    cve_ids: [],
-    max_cvss: null,
     registry_status: rule?.status ?? null,
     registry_version: deps.registry.version,
     license_raw: null,
-    reason: `Malware scan: ${name} has ${threats.length === 1 ? "a" : threats.length} ` +
-      `malicious-package ${threats.length === 1 ? "advisory" : "advisories"}: ` +
-      threats.map((t) => t.id).join(", "),
-    threats,
+    ...row,
   };
+}
+
+function maliciousRow(
+  deps: ScanPassDeps,
+  name: string,
+  rule: PackageRule | undefined,
+  threats: Threat[],
+): NewAuditRow {
+  const one = threats.length === 1;
+  return scannerRow(deps, name, rule, {
+    version: null,
+    denial_category: "DENIAL_MALICIOUS",
+    cve_ids: [],
+    max_cvss: null,
+    reason: `Malware scan: ${name} has ${one ? "a" : threats.length} malicious-package ` +
+      `${one ? "advisory" : "advisories"}: ${threats.map((t) => t.id).join(", ")}`,
+    threats,
+  });
 }
 
 /** Names the audit log saw in the last {@link WATCH_AUDITED_DAYS} days. */
@@ -128,26 +143,15 @@ function alertRow(
 ): NewAuditRow {
   const threshold = deps.registry.policies.cve_threshold;
   const ids = inScope.map((v) => v.id).sort();
-  return {
-    package: rule.name,
+  return scannerRow(deps, rule.name, rule, {
     version,
-    license: null,
-    verdict: "CVE_ALERT",
-    project: deps.settings.POLICY_PROJECT_NAME,
-    requester: SCANNER_REQUESTER,
-    agent_model: null,
-    agent_version: null,
-    source: SCANNER_SOURCE,
     denial_category: "DENIAL_CVE_ALERT",
     cve_ids: ids,
     max_cvss: maxScore,
-    registry_status: rule.status,
-    registry_version: deps.registry.version,
-    license_raw: null,
     reason: `CVE scan: ${ids.length} ${ids.length === 1 ? "vulnerability" : "vulnerabilities"} ` +
       `in scope${version === null ? "" : ` of ${version}`}, highest CVSS ${maxScore} ` +
       `at or above the threshold ${threshold}: ${ids.join(", ")}`,
-  };
+  });
 }
 
 /**
