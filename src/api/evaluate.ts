@@ -4,13 +4,8 @@
  * @module
  */
 import { z } from "zod";
-import {
-  DATA_STATUSES,
-  DENIAL_CATEGORIES,
-  REGISTRY_STATUSES,
-  THREAT_KINDS,
-  VERDICTS,
-} from "../core/types.ts";
+import { DATA_STATUSES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+import { THREAT_KINDS } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
 import { MAX_BATCH } from "./evaluate_limits.ts";
