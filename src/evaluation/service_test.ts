@@ -40,6 +40,22 @@ Deno.test("decisionStableUntil: the next UTC midnight, or the next whole day sin
   );
 });
 
+Deno.test("decisionStableUntil: the project's first upload steps the clock too (new projects)", () => {
+  const now = new Date("2026-11-24T20:00:00Z");
+  const until = decisionStableUntil({
+    vulnerabilities: null,
+    license: {
+      status: "ok",
+      license: "MIT",
+      license_raw: "MIT",
+      latest_version: "1.0",
+      released_at: "2026-11-20T02:00:00Z",
+      first_released_at: "2026-11-23T21:00:00Z",
+    },
+  }, now);
+  assert.equal(new Date(until).toISOString(), "2026-11-24T21:00:00.000Z");
+});
+
 /**
  * A service over the in-process cache (whose hits are the same read-only
  * objects each time, so decisions are remembered) on a clock the test moves.
