@@ -123,6 +123,90 @@ function mix(hash: number, length: number): number {
   return (hash ^ Math.imul(length, 0x9e3779b1)) >>> 0;
 }
 
+/** The precomputed tables of an index. */
+interface Tables {
+  /** Name → popularity rank (0 = most downloaded). */
+  rank: Map<string, number>;
+  /** Deletion key → popular names with that key. */
+  neighbours: Map<number, string[]>;
+  /** Look-alike skeleton → the most popular name with it. */
+  skeletons: Map<string, string>;
+  longest: number;
+}
+
+function tablesOf(names: Iterable<string>): Tables {
+  const rank = new Map<string, number>();
+  for (const name of names) if (!rank.has(name)) rank.set(name, rank.size);
+  const neighbours = new Map<number, string[]>();
+  const skeletons = new Map<string, string>();
+  let longest = 0;
+  for (const name of rank.keys()) {
+    longest = Math.max(longest, name.length);
+    if (!skeletons.has(skeleton(name))) skeletons.set(skeleton(name), name);
+    if (name.length < MIN_EDIT_LENGTH || name.length >= MAX_NAME) continue;
+    for (const key of deletionKeys(name)) {
+      const list = neighbours.get(key);
+      if (list === undefined) neighbours.set(key, [name]);
+      else if (list[list.length - 1] !== name) list.push(name);
+    }
+  }
+  return { rank, neighbours, skeletons, longest };
+}
+
+/** The more popular of two names (`a` may be none yet). */
+function better(t: Tables, a: string | null, b: string): string {
+  return a === null || t.rank.get(b)! < t.rank.get(a)! ? b : a;
+}
+
+function byEdit(t: Tables, name: string): string | null {
+  if (name.length > t.longest + 1 || name.length >= MAX_NAME) return null;
+  let found: string | null = null;
+  for (const key of deletionKeys(name)) {
+    for (const candidate of t.neighbours.get(key) ?? []) {
+      if (oneEdit(name, candidate)) found = better(t, found, candidate);
+    }
+  }
+  return found;
+}
+
+function byAffix(t: Tables, name: string): string | null {
+  let found: string | null = null;
+  const forms = [
+    ...AFFIXES_BEFORE.flatMap((a) => [a + name, name.startsWith(a) ? name.slice(a.length) : ""]),
+    ...AFFIXES_AFTER.flatMap((a) => [name + a, name.endsWith(a) ? name.slice(0, -a.length) : ""]),
+  ];
+  for (const form of forms) if (form && t.rank.has(form)) found = better(t, found, form);
+  return found;
+}
+
+function lookalikeIn(t: Tables, name: string): Lookalike | null {
+  if (t.rank.has(name)) return null;
+  const edit = byEdit(t, name);
+  if (edit) return { similar_to: edit, how: "edit" };
+  const affix = byAffix(t, name);
+  if (affix) return { similar_to: affix, how: "affix" };
+  const glyph = t.skeletons.get(skeleton(name));
+  return glyph && glyph !== name ? { similar_to: glyph, how: "homoglyph" } : null;
+}
+
+/** A linear scan: asked only for a name PyPI does not know, never on the common path. */
+function nearestIn(t: Tables, name: string, limit: number): string[] {
+  const max = Math.max(2, Math.floor(name.length / 3));
+  const scored: Array<[string, number]> = [];
+  for (const candidate of t.rank.keys()) {
+    if (candidate === name) continue;
+    // A popular name that contains the whole name (`pycairo` for `cairo`) is as near as one edit.
+    const d = name.length >= 4 && candidate.includes(name) ? 1 : distance(name, candidate, max);
+    if (d <= max) scored.push([candidate, d]);
+  }
+  const first = lookalikeIn(t, name)?.similar_to;
+  const ranked = scored
+    .sort((a, b) => a[1] - b[1] || t.rank.get(a[0])! - t.rank.get(b[0])!)
+    .map(([n]) => n)
+    .filter((n) => n !== first);
+  return (first ? [first, ...ranked] : ranked).slice(0, limit);
+}
+
 /**
  * Builds the index over `names` (PEP 503 names, most popular first: the
  * order breaks ties between candidates).
@@ -137,73 +221,13 @@ function mix(hash: number, length: number): number {
  * ```
  */
 export function createPopularIndex(names: Iterable<string>): PopularIndex {
-  const rank = new Map<string, number>();
-  for (const name of names) if (!rank.has(name)) rank.set(name, rank.size);
-  const neighbours = new Map<number, string[]>();
-  const skeletons = new Map<string, string>();
-  const add = (key: number, name: string) => {
-    const list = neighbours.get(key);
-    if (list === undefined) neighbours.set(key, [name]);
-    else if (list[list.length - 1] !== name) list.push(name);
+  const t = tablesOf(names);
+  return {
+    size: t.rank.size,
+    has: (name) => t.rank.has(name),
+    lookalike: (name) => lookalikeIn(t, name),
+    nearest: (name, limit) => nearestIn(t, name, limit),
   };
-  for (const name of rank.keys()) {
-    if (!skeletons.has(skeleton(name))) skeletons.set(skeleton(name), name);
-    if (name.length < MIN_EDIT_LENGTH || name.length >= MAX_NAME) continue;
-    for (const key of deletionKeys(name)) add(key, name);
-  }
-  const better = (a: string | null, b: string) => a === null || rank.get(b)! < rank.get(a)! ? b : a;
-
-  let longest = 0;
-  for (const name of rank.keys()) longest = Math.max(longest, name.length);
-  const byEdit = (name: string): string | null => {
-    if (name.length > longest + 1 || name.length >= MAX_NAME) return null;
-    let found: string | null = null;
-    for (const key of deletionKeys(name)) {
-      const candidates = neighbours.get(key);
-      if (candidates === undefined) continue;
-      for (const candidate of candidates) {
-        if (oneEdit(name, candidate)) found = better(found, candidate);
-      }
-    }
-    return found;
-  };
-  const byAffix = (name: string): string | null => {
-    let found: string | null = null;
-    const forms = [
-      ...AFFIXES_BEFORE.flatMap((a) => [a + name, name.startsWith(a) ? name.slice(a.length) : ""]),
-      ...AFFIXES_AFTER.flatMap((a) => [name + a, name.endsWith(a) ? name.slice(0, -a.length) : ""]),
-    ];
-    for (const form of forms) if (form && rank.has(form)) found = better(found, form);
-    return found;
-  };
-
-  const lookalike = (name: string): Lookalike | null => {
-    if (rank.has(name)) return null;
-    const edit = byEdit(name);
-    if (edit) return { similar_to: edit, how: "edit" };
-    const affix = byAffix(name);
-    if (affix) return { similar_to: affix, how: "affix" };
-    const glyph = skeletons.get(skeleton(name));
-    return glyph && glyph !== name ? { similar_to: glyph, how: "homoglyph" } : null;
-  };
-  // A linear scan: asked only for a name PyPI does not know, never on the common path.
-  const nearest = (name: string, limit: number): string[] => {
-    const max = Math.max(2, Math.floor(name.length / 3));
-    const scored: Array<[string, number]> = [];
-    for (const candidate of rank.keys()) {
-      if (candidate === name) continue;
-      // A popular name that contains the whole name (`pycairo` for `cairo`) is as near as one edit.
-      const d = name.length >= 4 && candidate.includes(name) ? 1 : distance(name, candidate, max);
-      if (d <= max) scored.push([candidate, d]);
-    }
-    const first = lookalike(name)?.similar_to;
-    const ranked = scored
-      .sort((a, b) => a[1] - b[1] || rank.get(a[0])! - rank.get(b[0])!)
-      .map(([n]) => n)
-      .filter((n) => n !== first);
-    return (first ? [first, ...ranked] : ranked).slice(0, limit);
-  };
-  return { size: rank.size, has: (name) => rank.has(name), lookalike, nearest };
 }
 
 /** An index without names: nothing is popular, nothing looks alike. */

@@ -15,6 +15,7 @@ import type {
   AppliedException,
   DataSource,
   Decision,
+  DecisionData,
   DenialCategory,
   EvaluationFacts,
   EvaluationRequest,
@@ -105,6 +106,33 @@ export function dataSourceOf(facts: VulnerabilityFacts | LicenseFacts | null): D
   return { status: facts.cached ? "cached" : "fresh", fetched_at: facts.fetched_at ?? null };
 }
 
+/** The decision for `outcome` with everything `ctx` gathered; `data` says what the lookups gave. */
+function decisionOf(ctx: VerdictContext, outcome: Outcome, data: DecisionData): Decision {
+  const { request, rule, index } = ctx;
+  const known = rule !== undefined;
+  return {
+    package: request.name,
+    version: request.version,
+    verdict: outcome.verdict,
+    reason: withThreatNotes(
+      REASONS[outcome.key]({ ...ctx.reason, missing: ctx.missing }),
+      outcome.verdict,
+      ctx.threats,
+    ),
+    denial_category: outcome.category,
+    registry_status: rule?.status ?? null,
+    replacement: rule?.replacement ?? null,
+    license: known ? null : index?.license ?? null,
+    license_raw: known ? null : index?.license_raw ?? null,
+    latest_version: index?.latest_version ?? null,
+    cves: ctx.cves,
+    max_cvss: ctx.maxCvss,
+    data,
+    exceptions_applied: ctx.applied,
+    threats: ctx.threats,
+  };
+}
+
 /** Builds the context of one decision (malicious advisories are kept out of `cves`). */
 export function contextOf(
   request: EvaluationRequest,
@@ -129,7 +157,6 @@ export function contextOf(
     vulnerabilities: dataSourceOf(facts.vulnerabilities),
     license: dataSourceOf(facts.license),
   };
-  const known = rule !== undefined;
   const ctx: VerdictContext = {
     request,
     policies,
@@ -154,27 +181,7 @@ export function contextOf(
     },
     popular,
     now,
-    decide: (outcome) => ({
-      package: request.name,
-      version: request.version,
-      verdict: outcome.verdict,
-      reason: withThreatNotes(
-        REASONS[outcome.key]({ ...ctx.reason, missing: ctx.missing }),
-        outcome.verdict,
-        ctx.threats,
-      ),
-      denial_category: outcome.category,
-      registry_status: rule?.status ?? null,
-      replacement: rule?.replacement ?? null,
-      license: known ? null : index?.license ?? null,
-      license_raw: known ? null : index?.license_raw ?? null,
-      latest_version: latest,
-      cves,
-      max_cvss: maxCvss,
-      data,
-      exceptions_applied: ctx.applied,
-      threats: ctx.threats,
-    }),
+    decide: (outcome) => decisionOf(ctx, outcome, data),
     deny: (category) => ctx.decide({ verdict: "DENIED", category, key: category }),
   };
   return ctx;
