@@ -18,19 +18,24 @@ const CONTEXT: CallContext = {
   source: "api",
 };
 
+/** When a decision over MIT facts with these upload times stops holding, as an ISO time. */
+function stableUntil(now: Date, released_at: string | null, first_released_at?: string): string {
+  return new Date(decisionStableUntil({
+    vulnerabilities: null,
+    license: {
+      status: "ok",
+      license: "MIT",
+      license_raw: "MIT",
+      latest_version: "1.0",
+      released_at,
+      first_released_at,
+    },
+  }, now)).toISOString();
+}
+
 Deno.test("decisionStableUntil: the next UTC midnight, or the next whole day since the upload if sooner", () => {
   const now = new Date("2026-11-24T20:00:00Z");
-  const at = (released_at: string | null) =>
-    new Date(decisionStableUntil({
-      vulnerabilities: null,
-      license: {
-        status: "ok",
-        license: "MIT",
-        license_raw: "MIT",
-        latest_version: "1.0",
-        released_at,
-      },
-    }, now)).toISOString();
+  const at = (released_at: string | null) => stableUntil(now, released_at);
   assert.equal(at(null), "2026-11-25T00:00:00.000Z");
   assert.equal(at("2026-11-20T21:30:00Z"), "2026-11-24T21:30:00.000Z"); // 3 whole days become 4
   assert.equal(at("2026-11-20T02:00:00Z"), "2026-11-25T00:00:00.000Z"); // midnight comes first
@@ -43,18 +48,10 @@ Deno.test("decisionStableUntil: the next UTC midnight, or the next whole day sin
 
 Deno.test("decisionStableUntil: the project's first upload steps the clock too (new projects)", () => {
   const now = new Date("2026-11-24T20:00:00Z");
-  const until = decisionStableUntil({
-    vulnerabilities: null,
-    license: {
-      status: "ok",
-      license: "MIT",
-      license_raw: "MIT",
-      latest_version: "1.0",
-      released_at: "2026-11-20T02:00:00Z",
-      first_released_at: "2026-11-23T21:00:00Z",
-    },
-  }, now);
-  assert.equal(new Date(until).toISOString(), "2026-11-24T21:00:00.000Z");
+  assert.equal(
+    stableUntil(now, "2026-11-20T02:00:00Z", "2026-11-23T21:00:00Z"),
+    "2026-11-24T21:00:00.000Z",
+  );
 });
 
 /**
