@@ -48,7 +48,17 @@ Deno.test("the pure core imports no Deno or node API, no HTTP and no database", 
   deepStrictEqual(local.filter((path) => !path.startsWith("src/core/")), []);
   deepStrictEqual(npm.filter((name) => name.startsWith("node:")), []);
   // registryVerdict and factsVerdict (and every helper) are reached from evaluate.ts.
-  for (const file of ["registry_verdict.ts", "facts_verdict.ts", "reasons.ts", "exceptions.ts"]) {
+  for (
+    const file of [
+      "registry_verdict.ts",
+      "facts_verdict.ts",
+      "facts_rules.ts",
+      "threat_rules.ts",
+      "popular_index.ts",
+      "reasons.ts",
+      "exceptions.ts",
+    ]
+  ) {
     ok(local.includes(`src/core/${file}`), `src/core/${file} is part of the checked graph`);
   }
   for (const path of local) {
