@@ -19,33 +19,47 @@ import { auditRowFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
 import type { PostgresRollups } from "./postgres_rollup.ts";
 import { rollupGroup } from "./rollup_group.ts";
 
-/** Rows per INSERT statement (19 parameters each, well below PostgreSQL's 65,535). */
+/** Rows per INSERT statement (one JSON document each). */
 const ROWS_PER_STATEMENT = 1000;
-
-/** `($1, $2, …), ($20, …)` for `count` rows; JSON columns pass as text and are cast to jsonb. */
-function valuesList(count: number): string {
-  const width = AUDIT_INSERT_COLUMNS.length;
-  return Array.from({ length: count }, (_, r) =>
-    "(" + AUDIT_INSERT_COLUMNS.map((column, c) => {
-      const n = r * width + c + 1;
-      return AUDIT_JSON_COLUMNS.has(column) ? `($${n}::text)::jsonb` : `$${n}`;
-    }).join(", ") + ")").join(", ");
-}
 
 /** Batches committing at once (of the pool's 10 connections). */
 const MAX_COMMITS_IN_FLIGHT = 4;
 
-/** Inserts stamped rows with one multi-row statement; returns their ids in order. */
+const COLUMNS = AUDIT_INSERT_COLUMNS.join(", ");
+
+/**
+ * One statement for every batch size: the rows travel as one JSON array
+ * (`jsonb_populate_recordset`), so the server parses and plans it once per
+ * connection and the client encodes one parameter instead of 19 per row
+ * (issue 34, docs/performance.md). Identity values follow the array order.
+ */
+const INSERT_SQL = `INSERT INTO audit_log (${COLUMNS})
+  SELECT ${COLUMNS} FROM jsonb_populate_recordset(NULL::audit_log, $1::text::jsonb) WITH ORDINALITY AS r
+  ORDER BY r.ordinality
+  RETURNING id`;
+
+/** The rows as a JSON array of records keyed by column; JSON columns embedded as documents. */
+function jsonRecords(chunk: Array<{ row: NewAuditRow; ts: string }>): string {
+  return "[" + chunk.map(({ row, ts }) => {
+    const values = auditInsertValues(row, ts);
+    return "{" + AUDIT_INSERT_COLUMNS.map((column, i) => {
+      const value = values[i];
+      const json = value !== null && AUDIT_JSON_COLUMNS.has(column)
+        ? String(value)
+        : JSON.stringify(value);
+      return `"${column}":${json}`;
+    }).join(",") + "}";
+  }).join(",") + "]";
+}
+
+/** Inserts stamped rows with one statement; returns their ids in the rows' order. */
 async function insertChunk(
   sql: Pick<Sql, "unsafe">,
   chunk: Array<{ row: NewAuditRow; ts: string }>,
 ): Promise<number[]> {
-  const inserted = await sql.unsafe(
-    `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
-     VALUES ${valuesList(chunk.length)} RETURNING id`,
-    chunk.flatMap(({ row, ts }) => auditInsertValues(row, ts)),
-  );
-  return inserted.map((r) => Number(r.id));
+  const inserted = await sql.unsafe(INSERT_SQL, [jsonRecords(chunk)], { prepare: true });
+  // Identity values are drawn in the array's order: ascending ids are the rows in order.
+  return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 /** The PostgreSQL audit store and its group-commit queue (drained on close). */

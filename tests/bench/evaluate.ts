@@ -63,7 +63,8 @@ const CPU_PROF = Deno.env.get("BENCH_CPU_PROF");
 const ONLY_LIST = Deno.env.get("BENCH_ONLY")?.split(",").map((s) => s.trim()).filter(Boolean);
 const ONLY = ONLY_LIST?.length ? new Set(ONLY_LIST) : null;
 const POSTGRES = Deno.env.get("BENCH_POSTGRES") !== "off";
-const POSTGRES_SERVER = Deno.env.get("POLICYD_TEST_POSTGRES") ?? "postgres://postgres@127.0.0.1:5432";
+const POSTGRES_SERVER = Deno.env.get("POLICYD_TEST_POSTGRES") ??
+  "postgres://postgres@127.0.0.1:5432";
 const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
 const COMPARE_ENV: Record<string, string> = Object.fromEntries(
   (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
@@ -124,6 +125,8 @@ interface WrkResult {
   errors: number;
   /** CPU time of the server process per answered request, µs (null off Linux). */
   cpuPerRequestUs: number | null;
+  /** CPU time of the PostgreSQL server's processes per answered request, µs (`postgres` only). */
+  dbCpuPerRequestUs: number | null;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -140,8 +143,28 @@ function processCpuSeconds(pid: number): number | null {
   }
 }
 
-async function wrk(url: string, pid: number): Promise<WrkResult> {
+/** CPU seconds of every local `postgres` server process so far (null off Linux). */
+function postgresServerCpuSeconds(): number | null {
+  let total = 0;
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+        if (!stat.includes("(postgres)")) continue;
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      } catch { /* the process ended */ }
+    }
+  } catch {
+    return null;
+  }
+  return total;
+}
+
+async function wrk(url: string, pid: number, database = false): Promise<WrkResult> {
   const cpuBefore = processCpuSeconds(pid);
+  const dbBefore = database ? postgresServerCpuSeconds() : null;
   const out = await new Deno.Command(WRK, {
     args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
     stdout: "piped",
@@ -159,7 +182,11 @@ async function wrk(url: string, pid: number): Promise<WrkResult> {
   const cpuPerRequestUs = cpuBefore === null || cpuAfter === null || requests === 0
     ? null
     : (cpuAfter - cpuBefore) * 1e6 / requests;
-  return { rps, requests, errors, cpuPerRequestUs };
+  const dbAfter = database ? postgresServerCpuSeconds() : null;
+  const dbCpuPerRequestUs = dbBefore === null || dbAfter === null || requests === 0
+    ? null
+    : (dbAfter - dbBefore) * 1e6 / requests;
+  return { rps, requests, errors, cpuPerRequestUs, dbCpuPerRequestUs };
 }
 
 async function warm(url: string, times: number): Promise<void> {
@@ -295,7 +322,10 @@ try {
     const cpuUs: Record<string, number | null> = {};
     for (const target of targets) {
       if (ONLY && !ONLY.has(target.name)) continue;
-      const result = await wrk(target.url, target.process.pid);
+      const result = await wrk(target.url, target.process.pid, target.name === "postgres");
+      if (result.dbCpuPerRequestUs !== null) {
+        (cpu["postgres server"] ??= []).push(result.dbCpuPerRequestUs);
+      }
       rps[target.name] = result.rps;
       cpuUs[target.name] = result.cpuPerRequestUs;
       if (result.cpuPerRequestUs !== null) {
@@ -336,6 +366,15 @@ try {
       }   evaluate/bare ${median(ratios.evaluate).toFixed(2)}   (goal: evaluate ≥ 0.40 × bare)${
         COMPARE_REPO ? `   compare/bare ${median(ratios.compare).toFixed(2)}` : ""
       }`,
+    );
+  }
+  if (cpu["postgres server"] && cpu.postgres) {
+    console.log(
+      `median CPU per request on PostgreSQL: policyd ${median(cpu.postgres).toFixed(1)} µs + ` +
+        `the PostgreSQL server ${median(cpu["postgres server"]).toFixed(1)} µs` +
+        (cpu.evaluate
+          ? ` (SQLite: policyd ${median(cpu.evaluate).toFixed(1)} µs, all in-process)`
+          : ""),
     );
   }
   if (cpu.evaluate && cpu.bare) {
