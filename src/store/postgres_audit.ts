@@ -23,7 +23,7 @@ import { rollupGroup } from "./rollup_group.ts";
 const ROWS_PER_STATEMENT = 1000;
 
 /** Batches committing at once (of the pool's 10 connections). */
-const MAX_COMMITS_IN_FLIGHT = 4;
+const MAX_COMMITS_IN_FLIGHT = 2;
 
 const COLUMNS = AUDIT_INSERT_COLUMNS.join(", ");
 
@@ -33,10 +33,12 @@ const COLUMNS = AUDIT_INSERT_COLUMNS.join(", ");
  * connection and the client encodes one parameter instead of 19 per row
  * (issue 34, docs/performance.md). Identity values follow the array order.
  */
-const INSERT_SQL = `INSERT INTO audit_log (${COLUMNS})
+const INSERT_SQL = `WITH inserted AS (
+  INSERT INTO audit_log (${COLUMNS})
   SELECT ${COLUMNS} FROM jsonb_populate_recordset(NULL::audit_log, $1::text::jsonb) WITH ORDINALITY AS r
   ORDER BY r.ordinality
-  RETURNING id`;
+  RETURNING id)
+  SELECT string_agg(id::text, ',' ORDER BY id) AS ids FROM inserted`;
 
 /** The rows as a JSON array of records keyed by column; JSON columns embedded as documents. */
 function jsonRecords(chunk: Array<{ row: NewAuditRow; ts: string }>): string {
@@ -57,9 +59,10 @@ async function insertChunk(
   sql: Pick<Sql, "unsafe">,
   chunk: Array<{ row: NewAuditRow; ts: string }>,
 ): Promise<number[]> {
-  const inserted = await sql.unsafe(INSERT_SQL, [jsonRecords(chunk)], { prepare: true });
+  // One answer row for the whole batch (not one message per row): the ids, ascending.
+  const [{ ids }] = await sql.unsafe(INSERT_SQL, [jsonRecords(chunk)], { prepare: true });
   // Identity values are drawn in the array's order: ascending ids are the rows in order.
-  return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
+  return String(ids).split(",").map(Number);
 }
 
 /** The PostgreSQL audit store and its group-commit queue (drained on close). */

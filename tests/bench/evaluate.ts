@@ -373,7 +373,10 @@ try {
       `median CPU per request on PostgreSQL: policyd ${median(cpu.postgres).toFixed(1)} µs + ` +
         `the PostgreSQL server ${median(cpu["postgres server"]).toFixed(1)} µs` +
         (cpu.evaluate
-          ? ` (SQLite: policyd ${median(cpu.evaluate).toFixed(1)} µs, all in-process)`
+          ? ` (SQLite: policyd ${median(cpu.evaluate).toFixed(1)} µs, all in-process); ` +
+            `an instance bound by its own CPU, its database elsewhere, answers ${
+              (median(cpu.evaluate) / median(cpu.postgres)).toFixed(2)
+            } × SQLite's rate`
           : ""),
     );
   }

@@ -73,7 +73,10 @@ export function hostAllowList(options: AllowedHostsOptions): (hostname: string) 
     const ip = ipOf(name);
     if (ip) addresses.add(ip.toNormalizedString());
   }
-  return (hostname: string) => {
+  // Clients send the same few names: remember the answers (bounded), so a
+  // request pays a map lookup, not an address parse (docs/performance.md).
+  const answers = new Map<string, boolean>();
+  const decide = (hostname: string): boolean => {
     const name = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
     if (name === "localhost" || name.endsWith(".localhost")) return true;
     if (names.has(name)) return true;
@@ -90,6 +93,15 @@ export function hostAllowList(options: AllowedHostsOptions): (hostname: string) 
       }),
     );
     return machine.has(normal);
+  };
+  return (hostname: string) => {
+    let answer = answers.get(hostname);
+    if (answer === undefined) {
+      answer = decide(hostname);
+      if (answers.size >= 1024) answers.clear();
+      answers.set(hostname, answer);
+    }
+    return answer;
   };
 }
 
