@@ -19,8 +19,8 @@ export const MAX_RULE_REASON = 300;
 
 // C0/C1 controls, bidirectional overrides and isolates, zero-width and other
 // invisible format characters, line and paragraph separators.
-// deno-lint-ignore no-control-regex
 const INVISIBLE =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]/g;
 
 /**
