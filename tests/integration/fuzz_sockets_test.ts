@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { auditCount } from "../helpers/db.ts";
 import { startTestServer, type TestServer, withTestServer } from "../helpers/server.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
+import { spawnServe } from "../helpers/serve_process.ts";
 
 const encoder = new TextEncoder();
 const ORG_MODE = { AUTH_ENABLED: "true", AUTH_BACKEND: "header" };
@@ -306,21 +307,12 @@ Deno.test("probe: beyond MAX_CONNECTIONS a connection gets 503; the others are s
   });
 });
 
-const REPO_ROOT = new URL("../../", import.meta.url).pathname;
-
 Deno.test("probe: after descriptor exhaustion (ulimit -n in a child) the server serves again", async () => {
   const dir = await Deno.makeTempDir({ prefix: "policyd-fd-" });
   await Deno.writeTextFile(join(dir, "registry.yaml"), await readExampleRegistry());
-  const deno = Deno.execPath();
-  const child = new Deno.Command("bash", {
-    args: [
-      "-c",
-      `ulimit -n 96 && exec "$0" run -A --unstable-cron --config "$1" "$2" serve --port 0`,
-      deno,
-      join(REPO_ROOT, "deno.json"),
-      join(REPO_ROOT, "cli/policyd.ts"),
-    ],
+  const child = spawnServe({
     cwd: dir,
+    openFiles: 96,
     env: {
       POLICY_DB_PATH: join(dir, "policyd.db"),
       REGISTRY_PATH: join(dir, "registry.yaml"),
@@ -330,11 +322,7 @@ Deno.test("probe: after descriptor exhaustion (ulimit -n in a child) the server 
       MAX_CONNECTIONS: "0",
       LOG_LEVEL: "warn",
     },
-    clearEnv: false,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  });
   const stderr = new Response(child.stderr).text();
   const held: Deno.Conn[] = [];
   try {

@@ -88,15 +88,14 @@ Deno.test("failed logins: limited per client before the verifier is called; reje
         : new Response("no", { status: 401 });
     },
   );
+  const orgMode = (failuresPerMinute: number) => ({
+    AUTH_ENABLED: "true",
+    AUTH_BACKEND: "webhook",
+    AUTH_VERIFY_URL: `http://127.0.0.1:${verifier.addr.port}/verify`,
+    AUTH_FAILURES_PER_MINUTE: String(failuresPerMinute),
+  });
   try {
-    await withTestServer({
-      env: {
-        AUTH_ENABLED: "true",
-        AUTH_BACKEND: "webhook",
-        AUTH_VERIFY_URL: `http://127.0.0.1:${verifier.addr.port}/verify`,
-        AUTH_FAILURES_PER_MINUTE: "10",
-      },
-    }, async (server) => {
+    await withTestServer({ env: orgMode(10) }, async (server) => {
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
         const res = await fetch(`${server.url}/api/v1/registry`, {
@@ -110,14 +109,7 @@ Deno.test("failed logins: limited per client before the verifier is called; reje
       assert.equal(verifierCalls, 10, "the verifier saw only the failures within the budget");
     });
     verifierCalls = 0;
-    await withTestServer({
-      env: {
-        AUTH_ENABLED: "true",
-        AUTH_BACKEND: "webhook",
-        AUTH_VERIFY_URL: `http://127.0.0.1:${verifier.addr.port}/verify`,
-        AUTH_FAILURES_PER_MINUTE: "0",
-      },
-    }, async (server) => {
+    await withTestServer({ env: orgMode(0) }, async (server) => {
       for (let i = 0; i < 5; i++) {
         for (const token of ["good-token", "bad-token"]) {
           const res = await fetch(`${server.url}/api/v1/registry`, {

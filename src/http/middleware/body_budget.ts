@@ -13,7 +13,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { ProblemError } from "../problem.ts";
-import { ClientAbortError, isClientAbort } from "../validate.ts";
+import { bodyDeadline, ClientAbortError, isClientAbort } from "../validate.ts";
 
 /** Options of {@link bodyBudget}. */
 export interface BodyBudgetOptions {
@@ -43,27 +43,12 @@ export async function readBounded(
   options: BodyBudgetOptions,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const reader = body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ProblemError(
-            408,
-            "request-timeout",
-            `the request body did not arrive within ${options.timeoutMs} ms`,
-            {},
-            CLOSE,
-          ),
-        ),
-      options.timeoutMs,
-    );
-  });
+  const deadline = bodyDeadline(options.timeoutMs);
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), late]);
+      const { done, value } = await Promise.race([reader.read(), deadline.late]);
       if (done) break;
       size += value.byteLength;
       if (size > options.maxBytes) throw tooLarge(options.maxBytes);
@@ -75,15 +60,9 @@ export async function readBounded(
     if (isClientAbort(error)) throw new ClientAbortError(error);
     throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
 }
 
 /**
