@@ -13,6 +13,8 @@ import { type Options, optionsOf, type Settings, SettingsError } from "./config/
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./http/settings.ts";
+import { DEFAULT_GUARD_OPTIONS } from "./http/guard_settings.ts";
+import { limitUpstreamConcurrency } from "./lookups/pool.ts";
 import { serveWithTimeouts, timedServerAvailable } from "./http/timed_server.ts";
 import { dashboardRoutes } from "../dashboards/routes.tsx";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
@@ -108,6 +110,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   } catch (error) {
     throw error instanceof SettingsError ? new StartupError(error.message) : error;
   }
+  limitUpstreamConcurrency(typed.guard.upstreamConcurrency);
   const authenticator = await createAuthenticator(settings, log.child({ component: "auth" })).catch(
     (error) => {
       throw error instanceof SettingsError ? new StartupError(error.message) : error;
@@ -236,6 +239,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     requestIds: options.requestIds,
     accessLog: options.accessLog,
     http: typed.http,
+    guard: typed.guard,
     extraRoutes: [
       (app) =>
         app.route(
@@ -285,6 +289,8 @@ export async function startServer(
   const hostname = options.hostname ?? built.deps.http?.host ?? settings.POLICY_HOST;
   const port = options.port ?? built.deps.http?.port ?? settings.POLICY_PORT;
   const timeouts = built.deps.http ?? DEFAULT_HTTP_OPTIONS;
+  const guard = built.deps.guard ?? DEFAULT_GUARD_OPTIONS;
+  const log = built.deps.log.child({ component: "server" });
   const handler = (request: Request, info: { remoteAddr: Deno.NetAddr }) =>
     built.app.fetch(request, { remoteAddr: info.remoteAddr });
   let server: Pick<Deno.HttpServer<Deno.NetAddr>, "addr" | "finished" | "shutdown">;
@@ -297,6 +303,13 @@ export async function startServer(
         port,
         headerTimeoutMs: timeouts.headerTimeoutMs,
         idleTimeoutMs: timeouts.idleTimeoutMs,
+        maxConnections: guard.maxConnections,
+        // A body still arriving after its read deadline no longer holds the shutdown.
+        drainTimeoutMs: timeouts.bodyReadTimeoutMs + 5_000,
+        onAcceptError: (error, { transient, retryInMs }) =>
+          transient
+            ? log.warn("accept failed; retrying", { error: String(error), retry_in_ms: retryInMs })
+            : log.error("accept failed; the server stops", { error: String(error) }),
       }, handler)
       : Deno.serve({ hostname, port, onListen: () => {} }, handler);
   } catch (error) {

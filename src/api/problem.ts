@@ -49,6 +49,7 @@ const TITLES: Record<number, string> = {
   408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  421: "Misdirected Request",
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",

@@ -15,6 +15,7 @@ import type { ReportIssue, SettingsArea, SettingsIssue } from "./area.ts";
 import { authArea } from "../auth/settings.ts";
 import { cacheArea } from "../cache/settings.ts";
 import { httpArea } from "../http/settings.ts";
+import { guardArea } from "../http/guard_settings.ts";
 import { loggingArea } from "../log/settings.ts";
 import { lookupsArea } from "../lookups/settings.ts";
 import { popularArea } from "../lookups/popular_settings.ts";
@@ -29,6 +30,7 @@ export { DEFAULT_REGISTRY_PATH };
 /** Every area, in the order their variables are documented. */
 export const AREAS = {
   http: httpArea,
+  guard: guardArea,
   store: storeArea,
   registry: registryArea,
   proposers: proposersArea,
@@ -43,6 +45,7 @@ export const AREAS = {
 /** The schema of every server setting, keyed by environment variable. */
 export const settingsSchema = z.object({
   ...httpArea.variables,
+  ...guardArea.variables,
   ...storeArea.variables,
   ...registryArea.variables,
   ...proposersArea.variables,

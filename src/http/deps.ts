@@ -16,6 +16,7 @@ import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { UpstreamName, UpstreamState } from "../lookups/upstream_health.ts";
 import type { HttpOptions } from "./settings.ts";
+import type { GuardOptions } from "./guard_settings.ts";
 
 /** Per-request variables set by middleware. */
 export interface AppEnv {
@@ -69,6 +70,8 @@ export interface AppDeps {
   accessLog?: boolean;
   /** Limits of the HTTP layer (`http` settings area); defaults when absent. */
   http?: HttpOptions;
+  /** Allowed hosts, connection cap, failed-login limit (`guard` settings area); defaults when absent. */
+  guard?: GuardOptions;
   /**
    * The extension point: further route mounts (the dashboards, …), added after
    * the API routes and behind the same authentication and context middleware.

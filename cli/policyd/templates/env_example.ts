@@ -88,6 +88,27 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         default: "2",
         meaning: "parse-yaml documents compiled at once (429 beyond)",
       },
+      {
+        name: "ALLOWED_HOSTS",
+        default: "",
+        meaning:
+          "comma-separated host names the server answers to besides loopback and the bind address (421 otherwise), e.g. the public name behind a proxy",
+      },
+      {
+        name: "MAX_CONNECTIONS",
+        default: "1024",
+        meaning: "connections held at once (503 beyond; 0 = no cap)",
+      },
+      {
+        name: "AUTH_FAILURES_PER_MINUTE",
+        default: "30",
+        meaning: "failed authentications per client address per minute (429 beyond; 0 = no limit)",
+      },
+      {
+        name: "UPSTREAM_CONCURRENCY",
+        default: "64",
+        meaning: "OSV/PyPI requests in flight at once in the whole process",
+      },
     ],
   },
   {
