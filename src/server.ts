@@ -32,6 +32,10 @@ import { announcingRegistry, followReloads } from "./cluster/registry_follow.ts"
 import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
+import { withBasicTokens } from "./auth/basic_token.ts";
+import { createIndexService } from "./index/service.ts";
+import { createUpstreamIndex } from "./index/upstream.ts";
+import { indexRoutes } from "./http/routes/index.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -106,10 +110,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   } catch (error) {
     throw error instanceof SettingsError ? new StartupError(error.message) : error;
   }
-  const authenticator = await createAuthenticator(settings, log.child({ component: "auth" })).catch(
-    (error) => {
+  const authenticator = withBasicTokens(
+    await createAuthenticator(settings, log.child({ component: "auth" })).catch((error) => {
       throw error instanceof SettingsError ? new StartupError(error.message) : error;
-    },
+    }),
   );
   const backend = await openStore(typed.store, { now }).catch((error) => {
     throw new StartupError(`cannot open the database: ${(error as Error).message}`);
@@ -151,6 +155,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     audit: store.audit,
     now,
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
+  });
+  const index = createIndexService({
+    upstream: createUpstreamIndex({
+      ...typed.index,
+      cache,
+      log: log.child({ component: "index" }),
+      now: () => now().getTime(),
+    }),
+    registry,
+    vulnerabilities: lookups.vulnerabilities,
+    licenses: lookups.licenses,
+    audit: store.audit,
+    now,
   });
   const background = options.background ?? true;
   if (background && coordination.clustered) {
@@ -228,6 +245,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     accessLog: options.accessLog,
     http: typed.http,
     extraRoutes: [
+      (app) => app.route("/", indexRoutes({ index, registry })),
       (app) =>
         app.route(
           "/",
