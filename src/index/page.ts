@@ -69,8 +69,8 @@ const META = /<meta\s([^>]*)>/gi;
 /**
  * Reads a PEP 503 HTML project page into the JSON shape: the hash in the URL
  * fragment becomes `hashes`, `data-requires-python` `requires-python`,
- * `data-yanked` `yanked`, `data-core-metadata` / `data-dist-info-metadata`
- * `core-metadata` / `dist-info-metadata`.
+ * `data-yanked` `yanked`, `data-core-metadata` (or the older
+ * `data-dist-info-metadata`) `core-metadata` (PEP 714).
  *
  * @example
  * ```ts
@@ -94,9 +94,12 @@ export function pageFromHtml(html: string, name: string, pageUrl: string): Proje
     if (requires !== undefined) file["requires-python"] = requires;
     const yanked = attributes.get("data-yanked");
     if (yanked !== undefined) file.yanked = yanked === "" ? true : yanked;
-    for (const [attribute, key] of METADATA_ATTRIBUTES) {
-      const value = attributes.get(attribute);
-      if (value !== undefined) file[key] = value === "true" ? true : hashesOf(value);
+    // PEP 714: the JSON shape knows only `core-metadata` (pip <= 23.0 fails on
+    // a JSON `dist-info-metadata`); the older HTML attribute means the same.
+    const metadata = attributes.get("data-core-metadata") ??
+      attributes.get("data-dist-info-metadata");
+    if (metadata !== undefined) {
+      file["core-metadata"] = metadata === "true" ? true : hashesOf(metadata);
     }
     files.push(file as PageFile);
   }
@@ -117,11 +120,6 @@ export function pageFromHtml(html: string, name: string, pageUrl: string): Proje
   }
   return { name, meta, files, extra };
 }
-
-const METADATA_ATTRIBUTES = [
-  ["data-dist-info-metadata", "dist-info-metadata"],
-  ["data-core-metadata", "core-metadata"],
-] as const;
 
 function attributesOf(text: string): Map<string, string> {
   const attributes = new Map<string, string>();

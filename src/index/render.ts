@@ -55,14 +55,11 @@ function anchorOf(file: PageFile, name: string): string {
   if (typeof requires === "string") {
     attributes.push(`data-requires-python="${escapeHtml(requires)}"`);
   }
-  for (
-    const [key, attribute] of [["dist-info-metadata", "data-dist-info-metadata"], [
-      "core-metadata",
-      "data-core-metadata",
-    ]]
-  ) {
-    const value = metadataAttribute(file[key]);
-    if (value !== null) attributes.push(`${attribute}="${escapeHtml(value)}"`);
+  // PEP 714: both attributes in HTML, for installers that know only the older one.
+  const metadata = metadataAttribute(file["core-metadata"] ?? file["dist-info-metadata"]);
+  if (metadata !== null) {
+    attributes.push(`data-dist-info-metadata="${escapeHtml(metadata)}"`);
+    attributes.push(`data-core-metadata="${escapeHtml(metadata)}"`);
   }
   const yanked = file.yanked;
   if (yanked === true) attributes.push(`data-yanked=""`);
