@@ -75,6 +75,7 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .option("--no-mcp", "do not register the MCP server in the agents' MCP configuration")
     .option("--no-precommit", "do not install the git pre-commit hook")
     .option("--no-claude-md", "do not add the CLAUDE.md section")
+    .option("--index", "point uv, Poetry, PDM and pip at policyd's index (/p/{project}/simple/)")
     .action(async (o) => {
       const { init } = await import("./commands/init.ts");
       setCode(await init(o, io));

@@ -15,7 +15,7 @@ export type Flag = "ok" | "warn" | "fail";
 
 /** One line of the report. */
 export interface Section {
-  name: "server" | "hooks" | "pending_approvals" | "cve_denials" | "dependencies";
+  name: "server" | "hooks" | "pending_approvals" | "cve_denials" | "dependencies" | "index";
   flag: Flag;
   detail: string;
 }

@@ -16,6 +16,7 @@ import type { StatusInputs } from "../status.ts";
 import { gitHooksDir } from "../git.ts";
 import { precommitInstalled } from "../install/precommit.ts";
 import { claudeHooksInstalled } from "../install/claude_settings.ts";
+import { indexSection } from "../index_status.ts";
 
 /** Options of `status`. */
 export interface StatusOptions {
@@ -56,6 +57,7 @@ export async function status(options: StatusOptions, io: Io): Promise<number> {
     claudeHooksInstalled: claudeHooksInstalled(config.root),
     dependencies: readDeps(config.root),
   });
+  sections.push(indexSection(config.root, config.server_url ?? DEFAULT_SERVER_URL, io.env));
   io.stdout(options.json ? JSON.stringify({ sections }, null, 2) + "\n" : renderStatus(sections));
   return EXIT.OK;
 }
