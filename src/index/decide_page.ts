@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isAffected } from "../core/affected.ts";
+import { isAffected, versionComparer } from "../core/affected.ts";
 import { evaluate } from "../core/evaluate.ts";
 import { decisionStableUntil } from "../core/facts_verdict.ts";
 import type {
@@ -50,11 +50,15 @@ export interface PageDecision {
   until: number;
 }
 
-function vulnerabilitiesAt(facts: VulnerabilityFacts, version: string): VulnerabilityFacts {
+function vulnerabilitiesAt(
+  facts: VulnerabilityFacts,
+  version: string,
+  cmp: (a: string, b: string) => number,
+): VulnerabilityFacts {
   if (facts.status !== "ok") return facts;
   return {
     ...facts,
-    vulnerabilities: facts.vulnerabilities.filter((v) => isAffected(v.affected, version)),
+    vulnerabilities: facts.vulnerabilities.filter((v) => isAffected(v.affected, version, cmp)),
   };
 }
 
@@ -110,10 +114,12 @@ export function decidePage(
     else filesOf.set(version, [file]);
   }
   const versions = new Map<string, VersionDecision>();
+  // One comparison for the page: each version string is parsed once.
+  const cmp = versionComparer();
   let until = Infinity;
   for (const [version, files] of filesOf) {
     const versionFacts: EvaluationFacts = {
-      vulnerabilities: vulnerabilitiesAt(facts.vulnerabilities, version),
+      vulnerabilities: vulnerabilitiesAt(facts.vulnerabilities, version, cmp),
       license: licenseAt(facts.license, version, files),
     };
     const decision = evaluate({ name, version }, snapshot, versionFacts, now);
