@@ -82,6 +82,20 @@ function deniedAnswer(
 /** The index routes, mounted at the server root. */
 export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
+  // A decided page is reused while its inputs are unchanged (see the service):
+  // so is its rendering, per format.
+  const rendered = new WeakMap<PageDecision, Map<string, string>>();
+  const render = (decided: PageDecision, name: string, json: boolean) => {
+    let forms = rendered.get(decided);
+    if (!forms) rendered.set(decided, forms = new Map());
+    const key = `${json ? "json" : "html"}\u0000${name}`;
+    let body = forms.get(key);
+    if (body === undefined) {
+      body = json ? renderJson(decided.page, name) : renderHtml(decided.page, name);
+      forms.set(key, body);
+    }
+    return body;
+  };
 
   const root = (c: Context<AppEnv>) => {
     contextOf(c);
@@ -116,9 +130,7 @@ export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
       throw new ProblemError(502, "upstream-unavailable", answer.detail);
     }
     if (answer.decided.denied) return deniedAnswer(answer.decided, name, format);
-    const body = format === SIMPLE_JSON
-      ? renderJson(answer.decided.page, name)
-      : renderHtml(answer.decided.page, name);
+    const body = render(answer.decided, name, format === SIMPLE_JSON);
     return c.body(body, 200, { "content-type": contentType(format), vary: "Accept" });
   };
 
