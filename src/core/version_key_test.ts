@@ -23,14 +23,7 @@ async function fixtureAffected(): Promise<AffectedVersions[][]> {
 
 Deno.test("versionComparer() orders like pep440's compare() over the fixtures' versions", async () => {
   const records = await fixtureAffected();
-  const versions = new Set<string>([
-    "1.0.dev0",
-    "1.0a1",
-    "1.0",
-    "1.0.post1",
-    "1.0+local.7",
-    "2!0.1",
-  ]);
+  const versions = new Set<string>("1.0.dev0 1.0a1 1.0 1.0.post1 1.0+local.7 2!0.1".split(" "));
   for (const affected of records) {
     for (const a of affected) {
       for (const v of a.versions.slice(0, 5)) versions.add(v);

@@ -36,7 +36,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, spawnServer, type Target, warm, wrk } from "./wrk.ts";
+import { median, spawnServer, stopAll, type Target, warm, wrk } from "./wrk.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -218,10 +218,7 @@ try {
   );
   if (rows < answeredEvaluations || errors > 0) Deno.exitCode = 1;
 } finally {
-  for (const target of targets) {
-    target.process.kill("SIGTERM");
-    await target.process.status;
-  }
+  await stopAll(targets);
   await upstream.close();
   await Deno.remove(dir, { recursive: true });
 }

@@ -27,7 +27,7 @@ import { readExampleRegistry } from "../../src/registry/example.ts";
 import { decidePage } from "../../src/index/decide_page.ts";
 import { pageFromJson } from "../../src/index/page.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, spawnServer, type Target, warm, wrk } from "./wrk.ts";
+import { median, spawnServer, stopAll, type Target, warm, wrk } from "./wrk.ts";
 
 function option(env: string, fallback: number): number {
   const value = Number(Deno.env.get(env) ?? fallback);
@@ -162,10 +162,7 @@ try {
   );
   if (errors > 0) Deno.exitCode = 1;
 } finally {
-  for (const target of targets) {
-    target.process.kill("SIGTERM");
-    await target.process.status;
-  }
+  await stopAll(targets);
   await upstream.close();
   await Deno.remove(dir, { recursive: true });
 }

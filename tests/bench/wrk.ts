@@ -130,3 +130,11 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/** Stops every target (SIGTERM) and waits for each to exit. */
+export async function stopAll(targets: Target[]): Promise<void> {
+  for (const target of targets) {
+    target.process.kill("SIGTERM");
+    await target.process.status;
+  }
+}
