@@ -91,6 +91,7 @@ const STATUS_OF: Partial<Record<string, "quarantined" | "deprecated">> = {
  * @example
  * ```ts
  * import type { RegistrySnapshot } from "../core/types.ts";
+ * import type { ProjectPage } from "./page.ts";
  * declare const snapshot: RegistrySnapshot, page: ProjectPage, facts: ProjectFacts;
  * const decided = decidePage("requests", page, snapshot, facts, new Date());
  * decided.page.files.length; // the files of allowed versions
