@@ -83,15 +83,17 @@ function deniedAnswer(
 export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   // A decided page is reused while its inputs are unchanged (see the service):
-  // so is its rendering, per format.
-  const rendered = new WeakMap<PageDecision, Map<string, string>>();
+  // so is its rendering, per format, encoded once (a large page's encoding and
+  // its garbage cost more than the rest of the request).
+  const rendered = new WeakMap<PageDecision, Map<string, Uint8Array<ArrayBuffer>>>();
+  const encoder = new TextEncoder();
   const render = (decided: PageDecision, name: string, json: boolean) => {
     let forms = rendered.get(decided);
     if (!forms) rendered.set(decided, forms = new Map());
     const key = `${json ? "json" : "html"}\u0000${name}`;
     let body = forms.get(key);
     if (body === undefined) {
-      body = json ? renderJson(decided.page, name) : renderHtml(decided.page, name);
+      body = encoder.encode(json ? renderJson(decided.page, name) : renderHtml(decided.page, name));
       forms.set(key, body);
     }
     return body;
