@@ -41,8 +41,16 @@ export type Download =
 export interface IndexService {
   /** The decided page of a project (normalised name). */
   page(name: string): Promise<IndexPage>;
-  /** A file of a project (or its PEP 658 `.metadata`), when its version is allowed. */
-  download(name: string, filename: string, context: CallContext): Promise<Download>;
+  /**
+   * A file of a project (or its PEP 658 `.metadata`), when its version is
+   * allowed. With `headOnly`, only the decision: nothing is fetched or audited.
+   */
+  download(
+    name: string,
+    filename: string,
+    context: CallContext,
+    headOnly?: boolean,
+  ): Promise<Download>;
 }
 
 interface Memo {
@@ -94,6 +102,7 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
     name: string,
     filename: string,
     context: CallContext,
+    headOnly = false,
   ): Promise<Download> {
     const answer = await page(name);
     if (answer.status === "not-found") {
@@ -111,7 +120,7 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
     const verdict = decided.versions.get(version)!;
     const snapshot = deps.registry.current();
     if (!verdict.allowed || !file) {
-      if (!metadata) {
+      if (!metadata && !headOnly) {
         await deps.audit.insert({
           ...auditRowOf(verdict.decision, snapshot, context),
           reason: `index download of ${filename} refused: ${verdict.decision.reason}`,
@@ -122,6 +131,7 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
     if (metadata && !file["core-metadata"] && !file["dist-info-metadata"]) {
       return { status: "not-found", detail: `upstream offers no metadata file for ${base}` };
     }
+    if (headOnly) return { status: "ok", response: new Response(null, { status: 200 }) };
     let upstream: Response;
     try {
       upstream = await deps.upstream.file(metadata ? `${file.url}.metadata` : file.url);

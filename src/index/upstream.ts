@@ -34,7 +34,7 @@ export interface UpstreamIndexOptions {
   freshSeconds: number;
   cache: Cache;
   log: Logger;
-  /** Per upstream request, body included. Default 15 s. */
+  /** Per page request (body included) and until a file's headers arrive. Default 15 s. */
   timeoutMs?: number;
   /** Clock in ms; default `Date.now`. */
   now?: () => number;
@@ -130,8 +130,19 @@ export function createUpstreamIndex(options: UpstreamIndexOptions): UpstreamInde
       }
       return pending;
     },
-    file(url) {
-      return fetch(url, { signal: AbortSignal.timeout(10 * timeoutMs) });
+    async file(url) {
+      // The time limit covers the answer's headers only: a large wheel may
+      // take longer than any page to stream, and the client's pace sets that.
+      const controller = new AbortController();
+      const timer = setTimeout(
+        () => controller.abort(new DOMException("timed out", "TimeoutError")),
+        timeoutMs,
+      );
+      try {
+        return await fetch(url, { signal: controller.signal });
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -144,6 +144,16 @@ Deno.test("the policy index answers PEP 503/691 pages decided per version", asyn
       assert.equal(res.status, 200);
       const bytes = new Uint8Array(await res.arrayBuffer());
       assert.deepEqual(bytes, index.files.get("goodpkg-1.0-py3-none-any.whl"));
+      const head = await fetch(`${server.url}/p/web/files/goodpkg/goodpkg-1.0-py3-none-any.whl`, {
+        method: "HEAD",
+      });
+      assert.equal(head.status, 200);
+      const headDenied = await fetch(`${server.url}/files/badpkg/badpkg-1.0-py3-none-any.whl`, {
+        method: "HEAD",
+      });
+      assert.equal(headDenied.status, 403);
+      const audit = await (await get("/api/v1/audit?source=index&package=goodpkg")).json();
+      assert.equal(audit.items.length, 1, "a HEAD is not a download");
       const meta = await get("/p/web/files/goodpkg/goodpkg-1.0-py3-none-any.whl.metadata");
       assert.match(await meta.text(), /^Metadata-Version: 2\.1\nName: goodpkg\n/);
     });

@@ -142,7 +142,9 @@ export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
       name: c.req.param("name"),
       filename: c.req.param("filename"),
     }, "path");
-    const answer = await deps.index.download(normalizeName(name), filename, context);
+    // HEAD (a client probing the file) gets the decision only: no fetch, no audit row.
+    const head = c.req.method === "HEAD";
+    const answer = await deps.index.download(normalizeName(name), filename, context, head);
     switch (answer.status) {
       case "ok":
         return answer.response;
