@@ -71,12 +71,28 @@ function earliestUpload(files: readonly PageFile[]): string | null {
   return Number.isNaN(earliest) ? null : new Date(earliest).toISOString();
 }
 
+/** The yank of a release from its files (PEP 592): yanked when every file is. */
+function yankOf(files: readonly PageFile[]): { yanked: boolean; reason: string | null } {
+  const yanked = files.every((f) => f.yanked !== undefined && f.yanked !== false);
+  const reason = files.find((f) => typeof f.yanked === "string" && f.yanked)?.yanked;
+  return { yanked, reason: yanked && typeof reason === "string" ? reason : null };
+}
+
+/**
+ * The project's PyPI facts narrowed to one release: its upload time, and the
+ * per-release members a versioned lookup carries (`yanked`, `yanked_reason`;
+ * a version-less lookup's `not_found: "release"` does not apply), taken from
+ * the page so the core's rules for them decide.
+ */
 function licenseAt(facts: LicenseFacts, version: string, files: readonly PageFile[]): LicenseFacts {
   if (facts.status !== "ok") return facts;
   const uploaded = earliestUpload(files);
   const released_at = uploaded ??
     (facts.latest_version === version ? facts.released_at ?? null : null);
-  return { ...facts, released_at };
+  const yank = yankOf(files);
+  const perRelease: Record<string, unknown> = { yanked: yank.yanked, yanked_reason: yank.reason };
+  if ((facts as unknown as Record<string, unknown>).not_found === "release") perRelease.not_found = undefined;
+  return { ...facts, released_at, ...perRelease } as LicenseFacts;
 }
 
 const STATUS_OF: Partial<Record<string, "quarantined" | "deprecated">> = {
@@ -125,15 +141,15 @@ export function decidePage(
     };
     const decision = evaluate({ name, version }, snapshot, versionFacts, now);
     until = Math.min(until, decisionStableUntil(versionFacts, now));
-    const yanked = files.every((f) => f.yanked !== undefined && f.yanked !== false);
-    if (yanked && decision.verdict !== "DENIED") {
-      const why = files.find((f) => typeof f.yanked === "string" && f.yanked)?.yanked;
+    // Until the core decides yanked releases from the facts above (issue 26), the page does.
+    const yank = yankOf(files);
+    if (yank.yanked && decision.verdict !== "DENIED") {
       versions.set(version, {
         allowed: false,
         decision: {
           ...decision,
           verdict: "DENIED",
-          reason: `${name}==${version} was yanked upstream${why ? `: ${why}` : ""}`,
+          reason: `${name}==${version} was yanked upstream${yank.reason ? `: ${yank.reason}` : ""}`,
         },
       });
     } else versions.set(version, { allowed: decision.verdict !== "DENIED", decision });
