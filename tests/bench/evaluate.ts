@@ -36,7 +36,6 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, spawnServer, stopAll, type Target, warm, wrk } from "./wrk.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -65,7 +64,108 @@ const COMPARE_ENV: Record<string, string> = Object.fromEntries(
   }),
 );
 
-const WRK_OPTIONS = { wrk: WRK, threads: THREADS, connections: CONNECTIONS, seconds: SECONDS };
+/** A server process under test. */
+interface Target {
+  name: string;
+  url: string;
+  process: Deno.ChildProcess;
+}
+
+/** Spawns `args` and resolves with its URL once it prints a listening line. */
+async function spawnServer(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  path: string,
+  cwd = REPO,
+): Promise<Target> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+    const port = seen.match(/listening (\d+)/)?.[1];
+    const url = seen.match(/listening on (http:\/\/\S+)/)?.[1];
+    if (port || url) {
+      // Keep draining stdout so the child never blocks on a full pipe.
+      (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })().catch(() => {});
+      return { name, url: (url ?? `http://127.0.0.1:${port}`) + path, process };
+    }
+  }
+  process.kill("SIGKILL");
+  throw new Error(`${name} did not start: ${seen}`);
+}
+
+/** Result of one wrk run. */
+interface WrkResult {
+  rps: number;
+  requests: number;
+  errors: number;
+  /** CPU time of the server process per answered request, µs (null off Linux). */
+  cpuPerRequestUs: number | null;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU seconds of process `pid` so far, every thread included; null off Linux. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // Fields after the command name (which may contain spaces) start at ") ".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+async function wrk(url: string, pid: number): Promise<WrkResult> {
+  const cpuBefore = processCpuSeconds(pid);
+  const out = await new Deno.Command(WRK, {
+    args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const requests = Number(text.match(/(\d+) requests in/)?.[1]);
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  const socket = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  const errors = non2xx + (socket ? socket.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0);
+  if (!Number.isFinite(rps)) throw new Error(`cannot read wrk output:\n${text}`);
+  const cpuAfter = processCpuSeconds(pid);
+  const cpuPerRequestUs = cpuBefore === null || cpuAfter === null || requests === 0
+    ? null
+    : (cpuAfter - cpuBefore) * 1e6 / requests;
+  return { rps, requests, errors, cpuPerRequestUs };
+}
+
+async function warm(url: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
 
 /** `policyd serve` from the checkout `repo`, auditing into `db`. */
 function spawnPolicyd(
@@ -161,7 +261,7 @@ try {
     const cpuUs: Record<string, number | null> = {};
     for (const target of targets) {
       if (ONLY && target.name !== ONLY) continue;
-      const result = await wrk(target.url, target.process.pid, WRK_OPTIONS);
+      const result = await wrk(target.url, target.process.pid);
       rps[target.name] = result.rps;
       cpuUs[target.name] = result.cpuPerRequestUs;
       if (result.cpuPerRequestUs !== null) {
@@ -218,7 +318,10 @@ try {
   );
   if (rows < answeredEvaluations || errors > 0) Deno.exitCode = 1;
 } finally {
-  await stopAll(targets);
+  for (const target of targets) {
+    target.process.kill("SIGTERM");
+    await target.process.status;
+  }
   await upstream.close();
   await Deno.remove(dir, { recursive: true });
 }
