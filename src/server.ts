@@ -32,6 +32,7 @@ import { announcingRegistry, followReloads } from "./cluster/registry_follow.ts"
 import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
+import { approvablePackages } from "./approvals/approvable.ts";
 import { withBasicTokens } from "./auth/basic_token.ts";
 import { createIndexService } from "./index/service.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
@@ -137,7 +138,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     log,
     now,
     afterSwap: (next) =>
-      store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
+      store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
   const wired = await wireApprovals(settings, { log, registry, store, now }).catch(

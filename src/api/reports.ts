@@ -111,7 +111,17 @@ export const AgentsReportSchema = z.looseObject({
     evaluations: z.number().int(),
     verdicts: VerdictCountsSchema,
     denials: z.number().int(),
+    sources: z.record(z.string(), z.number().int()).describe(
+      "evaluations per call source (check, hook, precommit, audit, api, mcp)",
+    ),
   })),
+  people: z.object({
+    evaluations: z.number().int(),
+    denials: z.number().int(),
+    sources: z.record(z.string(), z.number().int()),
+  }).describe(
+    "within (unknown agent): calls from check, audit and precommit, i.e. people at a terminal or in CI",
+  ),
 });
 
 function reportRoute(path: string, summary: string, schema: z.ZodType) {
