@@ -38,8 +38,17 @@ function normalize(name: string): string {
   return name.replace(/[-_.]+/g, "-").toLowerCase();
 }
 
+/** Options of {@link startFakeIndex}. */
+export interface FakeIndexOptions {
+  /** Serve PEP 503 HTML whatever the `Accept` (an index without PEP 691). */
+  htmlOnly?: boolean;
+}
+
 /** Builds the wheels (Debian's `python3`) and serves them. */
-export async function startFakeIndex(specs: WheelSpec[]): Promise<FakeIndex> {
+export async function startFakeIndex(
+  specs: WheelSpec[],
+  options: FakeIndexOptions = {},
+): Promise<FakeIndex> {
   const dir = await Deno.makeTempDir({ prefix: "policyd-wheels-" });
   const child = new Deno.Command("/usr/bin/python3", {
     args: [BUILDER.pathname, dir],
@@ -97,7 +106,8 @@ export async function startFakeIndex(specs: WheelSpec[]): Promise<FakeIndex> {
       calls.notModified++;
       return new Response(null, { status: 304, headers: { etag } });
     }
-    const json = (request.headers.get("accept") ?? "").includes("vnd.pypi.simple.v1+json");
+    const json = !options.htmlOnly &&
+      (request.headers.get("accept") ?? "").includes("vnd.pypi.simple.v1+json");
     if (json) {
       const body = {
         meta: { "api-version": "1.1" },

@@ -196,6 +196,48 @@ Deno.test("upstream pages are cached and revalidated with ETag", async () => {
     assert.equal(res.status, 200);
     await res.body?.cancel();
     assert.deepEqual(index.calls, { pages: 2, notModified: 1, files: 0 }, "stale: a 304");
+    await index.close();
+    clock += 61_000;
+    const stale = await fetch(`${server.url}/simple/goodpkg/`);
+    assert.equal(stale.status, 200, "upstream down: the cached page is served");
+    await stale.body?.cancel();
+    const unknown = await fetch(`${server.url}/simple/otherpkg/`);
+    assert.equal(unknown.status, 502, "upstream down and nothing cached: a problem");
+    assert.equal(unknown.headers.get("content-type"), "application/problem+json");
+    await unknown.body?.cancel();
+  } finally {
+    await server.close();
+    await index.close().catch(() => {});
+  }
+});
+
+Deno.test("an upstream index without PEP 691 (HTML only) is read and re-served", async () => {
+  const index = await startFakeIndex([
+    { name: "two-versions", version: "1.0" },
+    { name: "two-versions", version: "2.0" },
+  ], { htmlOnly: true });
+  const server = await startTestServer({
+    registryYaml: REGISTRY,
+    env: { INDEX_UPSTREAM_URL: index.simpleUrl },
+  });
+  try {
+    const res = await fetch(`${server.url}/simple/two-versions/`, {
+      headers: { accept: JSON_TYPE },
+    });
+    assert.equal(res.status, 200);
+    const page = await res.json();
+    assert.equal(page.meta["api-version"], "1.0");
+    assert.deepEqual(page.files.map((f: { filename: string }) => f.filename), [
+      "two_versions-1.0-py3-none-any.whl",
+    ]);
+    assert.equal(page.files[0]["requires-python"], ">=3.7");
+    assert.match(page.files[0].hashes.sha256, /^[0-9a-f]{64}$/);
+    const file = await fetch(`${server.url}/files/two-versions/two_versions-1.0-py3-none-any.whl`);
+    assert.equal(file.status, 200);
+    assert.deepEqual(
+      new Uint8Array(await file.arrayBuffer()),
+      index.files.get("two_versions-1.0-py3-none-any.whl"),
+    );
   } finally {
     await server.close();
     await index.close();
