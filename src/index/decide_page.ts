@@ -34,6 +34,13 @@ export interface VersionDecision {
   decision: Decision;
 }
 
+/** Why no file of a project may be installed: one line, the decision, the PEP 792 status. */
+export interface ProjectDenial {
+  reason: string;
+  decision: Decision;
+  status: "quarantined" | "deprecated" | null;
+}
+
 /** A decided page: what stays, and why the rest does not. */
 export interface PageDecision {
   /** The page with only the files of allowed versions. */
@@ -42,10 +49,8 @@ export interface PageDecision {
   versions: ReadonlyMap<string, VersionDecision>;
   /** The version of each file on the upstream page (files without one are left out). */
   fileVersions: ReadonlyMap<string, string>;
-  /** Set when no file of the project may be installed: the one-line why and the status. */
-  denied:
-    | { reason: string; decision: Decision; status: "quarantined" | "deprecated" | null }
-    | null;
+  /** Set when no file of the project may be installed. */
+  denied: ProjectDenial | null;
   /** The decision holds until this time (ms since the epoch). */
   until: number;
 }
@@ -91,7 +96,9 @@ function licenseAt(facts: LicenseFacts, version: string, files: readonly PageFil
     (facts.latest_version === version ? facts.released_at ?? null : null);
   const yank = yankOf(files);
   const perRelease: Record<string, unknown> = { yanked: yank.yanked, yanked_reason: yank.reason };
-  if ((facts as unknown as Record<string, unknown>).not_found === "release") perRelease.not_found = undefined;
+  if ((facts as unknown as Record<string, unknown>).not_found === "release") {
+    perRelease.not_found = undefined;
+  }
   return { ...facts, released_at, ...perRelease } as LicenseFacts;
 }
 
@@ -100,6 +107,15 @@ const STATUS_OF: Partial<Record<string, "quarantined" | "deprecated">> = {
   DENIAL_MALICIOUS: "quarantined",
   DENIAL_DEPRECATED: "deprecated",
 };
+
+/** The project denial of a version-less denial, with its PEP 792 status where one applies. */
+export function projectDenialOf(decision: Decision): ProjectDenial {
+  return {
+    reason: decision.reason,
+    decision,
+    status: STATUS_OF[decision.denial_category ?? ""] ?? null,
+  };
+}
 
 /**
  * Decides every version of `page` for project `name` (normalised).
@@ -178,15 +194,9 @@ function wholeDenial(
   facts: ProjectFacts,
   versions: ReadonlyMap<string, VersionDecision>,
   now: Date,
-): PageDecision["denied"] {
+): ProjectDenial {
   const projectDecision = evaluate({ name, version: null }, snapshot, facts, now);
-  if (projectDecision.verdict === "DENIED") {
-    return {
-      reason: projectDecision.reason,
-      decision: projectDecision,
-      status: STATUS_OF[projectDecision.denial_category ?? ""] ?? null,
-    };
-  }
+  if (projectDecision.verdict === "DENIED") return projectDenialOf(projectDecision);
   const decided = [...versions.values()];
   const newest = decided.at(-1);
   if (!newest) {

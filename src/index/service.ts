@@ -5,12 +5,20 @@
  *
  * @module
  */
+import { registryVerdict } from "../core/evaluate.ts";
 import type { RegistrySnapshot } from "../core/types.ts";
 import { auditRowOf, type CallContext } from "../evaluation/service.ts";
 import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import type { AuditStore } from "../store/types.ts";
-import { decidePage, type PageDecision, type ProjectFacts } from "./decide_page.ts";
+import {
+  decidePage,
+  type PageDecision,
+  type ProjectDenial,
+  projectDenialOf,
+  type ProjectFacts,
+} from "./decide_page.ts";
+import { versionOfFile } from "./filename.ts";
 import type { ProjectPage } from "./page.ts";
 import type { UpstreamIndex } from "./upstream.ts";
 
@@ -27,6 +35,8 @@ export interface IndexServiceDeps {
 /** A decided page, or why there is none. */
 export type IndexPage =
   | { status: "ok"; decided: PageDecision }
+  /** The registry denies the project whatever its versions: decided without any upstream call. */
+  | { status: "denied"; denied: ProjectDenial }
   | { status: "not-found" }
   | { status: "unavailable"; detail: string };
 
@@ -77,6 +87,8 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
   const memo = new WeakMap<ProjectPage, Memo>();
 
   async function page(name: string): Promise<IndexPage> {
+    const blocked = registryVerdict({ name, version: null }, deps.registry.current());
+    if (blocked) return { status: "denied", denied: projectDenialOf(blocked) };
     const [upstream, vulnerabilities, license] = await Promise.all([
       deps.upstream.project(name),
       deps.vulnerabilities.query(name, null),
@@ -109,6 +121,17 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
       return { status: "not-found", detail: `no project ${name} upstream` };
     }
     if (answer.status === "unavailable") return answer;
+    if (answer.status === "denied") {
+      const version = versionOfFile(name, filename.replace(/\.metadata$/, ""));
+      const decision = { ...answer.denied.decision, version };
+      if (!filename.endsWith(".metadata") && !headOnly) {
+        await deps.audit.insert({
+          ...auditRowOf(decision, deps.registry.current(), context),
+          reason: `index download of ${filename} refused: ${decision.reason}`,
+        });
+      }
+      return { status: "denied", reason: decision.reason };
+    }
     const { decided } = answer;
     const metadata = filename.endsWith(".metadata");
     const base = metadata ? filename.slice(0, -".metadata".length) : filename;

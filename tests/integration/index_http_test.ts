@@ -201,6 +201,9 @@ Deno.test("upstream pages are cached and revalidated with ETag", async () => {
     const stale = await fetch(`${server.url}/simple/goodpkg/`);
     assert.equal(stale.status, 200, "upstream down: the cached page is served");
     await stale.body?.cancel();
+    const banned = await fetch(`${server.url}/simple/badpkg/`);
+    assert.equal(banned.status, 404, "the registry decides a banned project without upstream");
+    assert.equal(await banned.text(), "policyd: badpkg is banned by the registry: test ban\n");
     const unknown = await fetch(`${server.url}/simple/otherpkg/`);
     assert.equal(unknown.status, 502, "upstream down and nothing cached: a problem");
     assert.equal(unknown.headers.get("content-type"), "application/problem+json");

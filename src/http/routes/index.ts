@@ -15,7 +15,7 @@ import type { IndexService } from "../../index/service.ts";
 import { negotiate, type SimpleFormat } from "../../index/negotiate.ts";
 import { SIMPLE_JSON } from "../../index/page.ts";
 import { renderHtml, renderJson, renderRootHtml, renderRootJson } from "../../index/render.ts";
-import type { PageDecision } from "../../index/decide_page.ts";
+import type { PageDecision, ProjectDenial } from "../../index/decide_page.ts";
 import type { LiveRegistry } from "../../registry/live.ts";
 import type { AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
@@ -54,19 +54,14 @@ function contextOf(c: Context<AppEnv>): CallContext {
   return { ...c.get("context"), project, source: "index" };
 }
 
-function deniedAnswer(
-  decided: PageDecision,
-  name: string,
-  format: SimpleFormat,
-): Response {
-  const denied = decided.denied!;
+function deniedAnswer(denied: ProjectDenial, name: string, format: SimpleFormat): Response {
   const headers = { "content-type": TEXT, vary: "Accept" };
   if (format !== SIMPLE_JSON) {
     return new Response(`policyd: ${denied.reason}\n`, { status: 404, headers });
   }
   const body = {
     meta: { "api-version": "1.4" },
-    name: decided.page.name || name,
+    name,
     files: [],
     ...(denied.status
       ? { "project-status": { status: denied.status, reason: denied.reason } }
@@ -131,7 +126,8 @@ export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
     if (answer.status === "unavailable") {
       throw new ProblemError(502, "upstream-unavailable", answer.detail);
     }
-    if (answer.decided.denied) return deniedAnswer(answer.decided, name, format);
+    if (answer.status === "denied") return deniedAnswer(answer.denied, name, format);
+    if (answer.decided.denied) return deniedAnswer(answer.decided.denied, name, format);
     const body = render(answer.decided, name, format === SIMPLE_JSON);
     return c.body(body, 200, { "content-type": contentType(format), vary: "Accept" });
   };
