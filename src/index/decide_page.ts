@@ -95,11 +95,13 @@ function licenseAt(facts: LicenseFacts, version: string, files: readonly PageFil
   const released_at = uploaded ??
     (facts.latest_version === version ? facts.released_at ?? null : null);
   const yank = yankOf(files);
-  const perRelease: Record<string, unknown> = { yanked: yank.yanked, yanked_reason: yank.reason };
-  if ((facts as unknown as Record<string, unknown>).not_found === "release") {
-    perRelease.not_found = undefined;
-  }
-  return { ...facts, released_at, ...perRelease } as LicenseFacts;
+  return {
+    ...facts,
+    released_at,
+    yanked: yank.yanked,
+    yanked_reason: yank.reason,
+    not_found: facts.not_found === "release" ? undefined : facts.not_found,
+  };
 }
 
 const STATUS_OF: Partial<Record<string, "quarantined" | "deprecated">> = {
@@ -157,7 +159,8 @@ export function decidePage(
     };
     const decision = evaluate({ name, version }, snapshot, versionFacts, now);
     until = Math.min(until, decisionStableUntil(versionFacts, now));
-    // Until the core decides yanked releases from the facts above (issue 26), the page does.
+    // The core denies a yanked release from the narrowed facts (DENIAL_YANKED); when
+    // PyPI's facts are unavailable the page's own PEP 592 marks still leave it out.
     const yank = yankOf(files);
     if (yank.yanked && decision.verdict !== "DENIED") {
       versions.set(version, {

@@ -199,3 +199,19 @@ Deno.test("decidePage() decides a 300-version page in under 20 ms", async () => 
   assert.equal(decided!.versions.size, 300);
   assert.ok(ms < 20, `${ms.toFixed(1)} ms`);
 });
+
+Deno.test("decidePage() hands a release's PEP 592 yank to the core's yanked rule", async () => {
+  const snapshot = await snapshotOf(REGISTRY);
+  const page = pageOf("demo", ["1.0", "2.0"]);
+  const yanked: ProjectPage = {
+    ...page,
+    files: page.files.map((f) =>
+      f.filename === "demo-2.0.tar.gz" ? { ...f, yanked: "broken metadata" } : f
+    ),
+  };
+  const decided = decidePage("demo", yanked, snapshot, facts([]), NOW);
+  const denial = decided.versions.get("2.0")!.decision;
+  assert.equal(denial.denial_category, "DENIAL_YANKED");
+  assert.match(denial.reason, /broken metadata/);
+  assert.deepEqual(decided.page.versions, ["1.0"]);
+});

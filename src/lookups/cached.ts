@@ -22,7 +22,7 @@ import { createUpstreamHealth, type UpstreamHealth } from "./upstream_health.ts"
 import { licensesBehindBreaker, vulnerabilitiesBehindBreaker } from "./breaker.ts";
 
 /** Bumped whenever the shape of cached values changes. */
-const KEY_VERSION = "v2";
+const KEY_VERSION = "v3";
 
 function suffix(name: string, version: string | null): string {
   return version === null ? normalizeName(name) : `${normalizeName(name)}==${version.trim()}`;
@@ -33,8 +33,8 @@ function suffix(name: string, version: string | null): string {
  *
  * @example
  * ```ts
- * osvQueryKey("Requests", null); // "policyd:v2:osv:query:requests"
- * osvQueryKey("requests", "2.31.0"); // "policyd:v2:osv:query:requests==2.31.0"
+ * osvQueryKey("Requests", null); // "policyd:v3:osv:query:requests"
+ * osvQueryKey("requests", "2.31.0"); // "policyd:v3:osv:query:requests==2.31.0"
  * ```
  */
 export function osvQueryKey(name: string, version: string | null): string {

@@ -21,10 +21,10 @@ async function withCachedSources(
 }
 
 Deno.test("cache keys distinguish version-less from versioned queries", () => {
-  equal(osvQueryKey("Requests", null), "policyd:v2:osv:query:requests");
-  equal(osvQueryKey("requests", "2.31.0"), "policyd:v2:osv:query:requests==2.31.0");
+  equal(osvQueryKey("Requests", null), "policyd:v3:osv:query:requests");
+  equal(osvQueryKey("requests", "2.31.0"), "policyd:v3:osv:query:requests==2.31.0");
   notEqual(osvQueryKey("requests", null), osvQueryKey("requests", ""));
-  equal(pypiLicenseKey("Foo_Bar", null), "policyd:v2:pypi:license:foo-bar");
+  equal(pypiLicenseKey("Foo_Bar", null), "policyd:v3:pypi:license:foo-bar");
   notEqual(pypiLicenseKey("requests", null), osvQueryKey("requests", null));
 });
 
