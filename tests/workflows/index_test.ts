@@ -30,8 +30,8 @@ Deno.test(
     async () => {
       // The example registry: pyyaml is version-constrained (>= 6.0.1), pycrypto is banned.
       const index = await startFakeIndex([
-        { name: "PyYAML", version: "5.4.1" },
-        { name: "PyYAML", version: "6.0.1" },
+        { name: "pyyaml", version: "5.4.1" },
+        { name: "pyyaml", version: "6.0.1" },
         { name: "pycrypto", version: "2.6.1" },
       ]);
       const app = await workflowApp("index", { env: { INDEX_UPSTREAM_URL: index.simpleUrl } });
@@ -44,22 +44,22 @@ Deno.test(
         const body = page.json<SimplePage>();
         deepStrictEqual(body.versions, ["6.0.1"]);
         const file = body.files[0];
-        equal(file.url, "../../files/pyyaml/PyYAML-6.0.1-py3-none-any.whl");
+        equal(file.url, "../../files/pyyaml/pyyaml-6.0.1-py3-none-any.whl");
         await stepBoundary(
           "Installer",
           "Resolve the file URL against the page URL, download it and check files[].hashes.sha256",
           () => {
             equal(
               new URL(file.url, "http://x/p/shop-api/simple/pyyaml/").pathname,
-              "/p/shop-api/files/pyyaml/PyYAML-6.0.1-py3-none-any.whl",
+              "/p/shop-api/files/pyyaml/pyyaml-6.0.1-py3-none-any.whl",
             );
           },
         );
         const download = await client.get(
-          "/p/shop-api/files/pyyaml/PyYAML-6.0.1-py3-none-any.whl",
+          "/p/shop-api/files/pyyaml/pyyaml-6.0.1-py3-none-any.whl",
         );
         equal(download.status, 200);
-        const old = await client.get("/p/shop-api/files/pyyaml/PyYAML-5.4.1-py3-none-any.whl");
+        const old = await client.get("/p/shop-api/files/pyyaml/pyyaml-5.4.1-py3-none-any.whl");
         equal(old.status, 403);
         match(old.text(), /below the minimum 6\.0\.1/);
         const banned = await client.get("/p/shop-api/simple/pycrypto/");
@@ -73,7 +73,7 @@ Deno.test(
           ["pyyaml", "5.4.1"],
           ["pyyaml", "6.0.1"],
         ]);
-        match(rows[1].reason, /^index download of PyYAML-6\.0\.1-py3-none-any\.whl/);
+        match(rows[1].reason, /^index download of pyyaml-6\.0\.1-py3-none-any\.whl/);
       } finally {
         await app.close();
         await index.close();
