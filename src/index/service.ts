@@ -6,7 +6,7 @@
  * @module
  */
 import { registryVerdict } from "../core/evaluate.ts";
-import type { RegistrySnapshot } from "../core/types.ts";
+import type { Decision, RegistrySnapshot } from "../core/types.ts";
 import { auditRowOf, type CallContext } from "../evaluation/service.ts";
 import type { LicenseSource, VulnerabilitySource } from "../lookups/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
@@ -110,47 +110,48 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
     return { status: "ok", decided };
   }
 
+  /** A refused file: audited (a `.metadata` file or a HEAD is not a download). */
+  async function refuse(
+    decision: Decision,
+    filename: string,
+    context: CallContext,
+    audited: boolean,
+  ): Promise<Download> {
+    if (audited) {
+      await deps.audit.insert({
+        ...auditRowOf(decision, deps.registry.current(), context),
+        reason: `index download of ${filename} refused: ${decision.reason}`,
+      });
+    }
+    return { status: "denied", reason: decision.reason };
+  }
+
   async function download(
     name: string,
     filename: string,
     context: CallContext,
     headOnly = false,
   ): Promise<Download> {
+    const metadata = filename.endsWith(".metadata");
+    const base = metadata ? filename.slice(0, -".metadata".length) : filename;
+    const audited = !metadata && !headOnly;
     const answer = await page(name);
     if (answer.status === "not-found") {
       return { status: "not-found", detail: `no project ${name} upstream` };
     }
     if (answer.status === "unavailable") return answer;
     if (answer.status === "denied") {
-      const version = versionOfFile(name, filename.replace(/\.metadata$/, ""));
-      const decision = { ...answer.denied.decision, version };
-      if (!filename.endsWith(".metadata") && !headOnly) {
-        await deps.audit.insert({
-          ...auditRowOf(decision, deps.registry.current(), context),
-          reason: `index download of ${filename} refused: ${decision.reason}`,
-        });
-      }
-      return { status: "denied", reason: decision.reason };
+      const decision = { ...answer.denied.decision, version: versionOfFile(name, base) };
+      return refuse(decision, filename, context, audited);
     }
     const { decided } = answer;
-    const metadata = filename.endsWith(".metadata");
-    const base = metadata ? filename.slice(0, -".metadata".length) : filename;
     const version = decided.fileVersions.get(base);
     const file = answer.decided.page.files.find((f) => f.filename === base);
     if (version === undefined) {
       return { status: "not-found", detail: `${filename} is not a file of ${name}` };
     }
     const verdict = decided.versions.get(version)!;
-    const snapshot = deps.registry.current();
-    if (!verdict.allowed || !file) {
-      if (!metadata && !headOnly) {
-        await deps.audit.insert({
-          ...auditRowOf(verdict.decision, snapshot, context),
-          reason: `index download of ${filename} refused: ${verdict.decision.reason}`,
-        });
-      }
-      return { status: "denied", reason: verdict.decision.reason };
-    }
+    if (!verdict.allowed || !file) return refuse(verdict.decision, filename, context, audited);
     if (metadata && !file["core-metadata"] && !file["dist-info-metadata"]) {
       return { status: "not-found", detail: `upstream offers no metadata file for ${base}` };
     }
@@ -167,7 +168,7 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
     }
     if (!metadata) {
       await deps.audit.insert({
-        ...auditRowOf(verdict.decision, snapshot, context),
+        ...auditRowOf(verdict.decision, deps.registry.current(), context),
         reason: `index download of ${filename}: ${verdict.decision.reason}`,
       });
     }
