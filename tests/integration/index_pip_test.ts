@@ -4,7 +4,8 @@
  * 28 point 6): an allowed package installs; a denied one fails; an allowed
  * package requiring a denied one fails as a whole; a package whose newest
  * version is denied installs the newest allowed one; `pip install -r` of a
- * file the shell wrote is stopped; every download is an audit row with its
+ * file the shell wrote is stopped; `policy init --index` points the venv's pip at
+ * the index; every download is an audit row with its
  * version and file name.
  */
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { startFakeIndex } from "../helpers/fake_index.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { policy } from "../../cli/policy/_testing.ts";
 
 /** Debian's Python, whose `venv` module brings Debian's pip (python3-venv, python3-pip). */
 const DEBIAN_PYTHON = "/usr/bin/python3";
@@ -30,6 +32,7 @@ packages:
   - { name: needsbad, status: approved }
   - { name: constrained, status: version-constrained, max_version: "1.0" }
   - { name: idna, status: approved }
+  - { name: initpkg, status: approved }
 `;
 
 const WHEELS = [
@@ -41,17 +44,18 @@ const WHEELS = [
   // idna 3.6 is affected by the real PYSEC-2024-60 of the OSV fixtures (CVSS 7.5, fixed in 3.7).
   { name: "idna", version: "3.6" },
   { name: "idna", version: "3.7" },
+  { name: "initpkg", version: "1.0" },
 ];
 
 /**
  * Runs a command with a clean environment: no pip configuration of this
  * machine (find-links, extra indexes, constraints) may reach the installs.
  */
-async function run(cmd: string, args: string[], cwd: string) {
+async function run(cmd: string, args: string[], cwd: string, pipConfig = "/dev/null") {
   const env = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: cwd,
-    PIP_CONFIG_FILE: "/dev/null",
+    PIP_CONFIG_FILE: pipConfig,
   };
   const out = await new Deno.Command(cmd, {
     args,
@@ -137,6 +141,34 @@ Deno.test("pip installs through the policy index only what the policy allows", a
       assert.equal(res.status, 403);
       assert.match(await res.text(), /^policyd: badpkg is banned by the registry: test ban\n$/);
     });
+    await t.step("policy init --index points the project's pip at the index", async () => {
+      await Deno.writeTextFile(
+        join(dir, ".policy.toml"),
+        'project = "web"\n' +
+          `server_url = ${JSON.stringify(server.url)}\n`,
+      );
+      const init = await policy([
+        "init",
+        "--yes",
+        "--index",
+        "--no-claude-hooks",
+        "--no-mcp",
+        "--no-precommit",
+        "--no-claude-md",
+      ], { cwd: dir });
+      assert.equal(init.code, 0, init.stderr);
+      // pip reads the environment's own pip.conf; naming it also keeps this machine's user
+      // configuration (extra indexes, find-links) out, as in the other steps.
+      const conf = join(dir, ".venv", "pip.conf");
+      const r = await run(
+        python,
+        ["-m", "pip", "install", "--no-cache-dir", "--disable-pip-version-check", "initpkg"],
+        dir,
+        conf,
+      );
+      assert.ok(r.ok, r.stderr);
+      assert.equal(await installed("initpkg"), "1.0");
+    });
     await t.step("every download is an audit row with its version and file name", async () => {
       const res = await fetch(`${server.url}/api/v1/audit?source=index&project=web&limit=100`);
       const page = await res.json();
@@ -145,7 +177,13 @@ Deno.test("pip installs through the policy index only what the policy allows", a
         .map((r) => `${r.package}==${r.version}`).sort();
       // pip 23.0 reads a wheel's dependencies from the wheel itself: needsbad was
       // downloaded (and audited), then not installed because badpkg has no file.
-      assert.deepEqual(allowed, ["constrained==1.0", "goodpkg==1.0", "idna==3.7", "needsbad==1.0"]);
+      assert.deepEqual(allowed, [
+        "constrained==1.0",
+        "goodpkg==1.0",
+        "idna==3.7",
+        "initpkg==1.0",
+        "needsbad==1.0",
+      ]);
       const good = rows.find((r) => r.package === "goodpkg")!;
       assert.equal(good.requester, "local");
       assert.match(String(good.reason), /index download of goodpkg-1\.0-py3-none-any\.whl/);
