@@ -25,7 +25,9 @@ export const IndexProjectParamsSchema = z.object({ project: ProjectNameSchema })
 
 /** A file of a project page. */
 export const IndexFileParamsSchema = IndexNameParamsSchema.extend({
-  filename: z.string().min(1).max(300),
+  filename: z.string().regex(/^[\w.+!-]{1,300}$/, {
+    message: "a distribution file name (letters, digits, ._+!-)",
+  }),
 });
 
 const PAGE_RESPONSES = {

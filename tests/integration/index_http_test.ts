@@ -134,6 +134,9 @@ Deno.test("the policy index answers PEP 503/691 pages decided per version", asyn
       const notFile = await get("/files/goodpkg/other-1.0.tar.gz");
       assert.equal(notFile.status, 404);
       await notFile.body?.cancel();
+      const control = await get("/files/goodpkg/%00");
+      assert.equal(control.status, 400);
+      await control.body?.cancel();
       const type = await get("/simple/goodpkg/", "application/pdf");
       assert.equal(type.status, 406);
       await type.body?.cancel();
