@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { indexResolution, installIndexConfig, policyIndexUrl } from "./install/index_config.ts";
-import { deadServerUrl, policy, writePolicyToml } from "./_testing.ts";
+import { deadServerUrl, INIT_INDEX_ONLY, policy, writePolicyToml } from "./_testing.ts";
 
 const FLASK = new URL("../../tests/fixtures/pyproject/flask.toml", import.meta.url);
 const noEnv = () => undefined;
@@ -73,15 +73,7 @@ Deno.test("policy init --index writes the configuration; policy status says who 
     const sectionOf = (out: string) =>
       JSON.parse(out).sections.find((s: { name: string }) => s.name === "index");
     assert.equal(sectionOf(before.stdout).flag, "warn");
-    const init = await policy([
-      "init",
-      "--yes",
-      "--index",
-      "--no-claude-hooks",
-      "--no-mcp",
-      "--no-precommit",
-      "--no-claude-md",
-    ], { cwd: root });
+    const init = await policy(INIT_INDEX_ONLY, { cwd: root });
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stdout, new RegExp(`export {4}PIP_INDEX_URL=${server}/p/demo/simple/\n`));
     assert.match(init.stdout, /wrote {4} uv index: /);

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { startFakeIndex } from "../helpers/fake_index.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { policy } from "../../cli/policy/_testing.ts";
+import { INIT_INDEX_ONLY, policy } from "../../cli/policy/_testing.ts";
 
 /** Debian's Python, whose `venv` module brings Debian's pip (python3-venv, python3-pip). */
 const DEBIAN_PYTHON = "/usr/bin/python3";
@@ -147,15 +147,7 @@ Deno.test("pip installs through the policy index only what the policy allows", a
         'project = "web"\n' +
           `server_url = ${JSON.stringify(server.url)}\n`,
       );
-      const init = await policy([
-        "init",
-        "--yes",
-        "--index",
-        "--no-claude-hooks",
-        "--no-mcp",
-        "--no-precommit",
-        "--no-claude-md",
-      ], { cwd: dir });
+      const init = await policy(INIT_INDEX_ONLY, { cwd: dir });
       assert.equal(init.code, 0, init.stderr);
       // pip reads the environment's own pip.conf; naming it also keeps this machine's user
       // configuration (extra indexes, find-links) out, as in the other steps.
