@@ -36,6 +36,10 @@ import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
+import { withBasicTokens } from "./auth/basic_token.ts";
+import { createIndexService } from "./index/service.ts";
+import { createUpstreamIndex } from "./index/upstream.ts";
+import { indexRoutes } from "./http/routes/index.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -111,10 +115,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     throw error instanceof SettingsError ? new StartupError(error.message) : error;
   }
   limitUpstreamConcurrency(typed.guard.upstreamConcurrency);
-  const authenticator = await createAuthenticator(settings, log.child({ component: "auth" })).catch(
-    (error) => {
+  const authenticator = withBasicTokens(
+    await createAuthenticator(settings, log.child({ component: "auth" })).catch((error) => {
       throw error instanceof SettingsError ? new StartupError(error.message) : error;
-    },
+    }),
   );
   const backend = await openStore(typed.store, { now }).catch((error) => {
     throw new StartupError(`cannot open the database: ${(error as Error).message}`);
@@ -161,6 +165,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     popular,
     now,
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
+  });
+  const index = createIndexService({
+    upstream: createUpstreamIndex({
+      ...typed.index,
+      cache,
+      log: log.child({ component: "index" }),
+      now: () => now().getTime(),
+    }),
+    registry,
+    vulnerabilities: lookups.vulnerabilities,
+    licenses: lookups.licenses,
+    audit: store.audit,
+    now,
   });
   const background = options.background ?? true;
   if (background && coordination.clustered) {
@@ -241,6 +258,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     http: typed.http,
     guard: typed.guard,
     extraRoutes: [
+      (app) => app.route("/", indexRoutes({ index, registry })),
       (app) =>
         app.route(
           "/",

@@ -152,3 +152,14 @@ export function shell(
 ): Promise<Ran> {
   return exec("sh", ["-c", command], options);
 }
+
+/** `policy init` arguments that configure only the installers' index (`--index`), nothing else. */
+export const INIT_INDEX_ONLY = [
+  "init",
+  "--yes",
+  "--index",
+  "--no-claude-hooks",
+  "--no-mcp",
+  "--no-precommit",
+  "--no-claude-md",
+];

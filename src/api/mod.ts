@@ -28,6 +28,7 @@ import {
   workflowsMarkdownRoute,
 } from "./service.ts";
 import { mcpRoute } from "./mcp.ts";
+import { INDEX_ROUTES } from "./index.ts";
 
 export * from "./contract.ts";
 export * from "./problem.ts";
@@ -41,6 +42,7 @@ export * from "./reports.ts";
 export * from "./audit.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
+export * from "./index.ts";
 
 /** Every route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly RouteContract[] = [
@@ -66,4 +68,5 @@ export const API_ROUTES: readonly RouteContract[] = [
   mcpRoute,
   llmsTxtRoute,
   docsPageRoute,
+  ...INDEX_ROUTES,
 ];

@@ -46,6 +46,7 @@ const TITLES: Record<number, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  406: "Not Acceptable",
   408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",

@@ -23,6 +23,7 @@ import { proposersArea } from "../proposers/settings.ts";
 import { DEFAULT_REGISTRY_PATH, registryArea } from "../registry/settings.ts";
 import { scannerArea } from "../scanner/settings.ts";
 import { storeArea } from "../store/settings.ts";
+import { indexArea } from "../index/settings.ts";
 
 export type { SettingsIssue } from "./area.ts";
 export { DEFAULT_REGISTRY_PATH };
@@ -40,6 +41,7 @@ export const AREAS = {
   scanner: scannerArea,
   auth: authArea,
   logging: loggingArea,
+  index: indexArea,
 } as const;
 
 /** The schema of every server setting, keyed by environment variable. */
@@ -55,6 +57,7 @@ export const settingsSchema = z.object({
   ...scannerArea.variables,
   ...authArea.variables,
   ...loggingArea.variables,
+  ...indexArea.variables,
 });
 
 /** Parsed server settings (every variable of every area). */

@@ -194,6 +194,21 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
     ],
   },
   {
+    title: "The policy index (installers resolve through /simple/; docs/index.md)",
+    variables: [
+      {
+        name: "INDEX_UPSTREAM_URL",
+        default: "https://pypi.org/simple/",
+        meaning: "simple index the policy index reads project pages and files from",
+      },
+      {
+        name: "INDEX_PAGE_FRESH_SECONDS",
+        default: "60",
+        meaning: "seconds a fetched page is served before it is revalidated upstream",
+      },
+    ],
+  },
+  {
     title: "Authentication (org mode)",
     variables: [
       {
