@@ -10,7 +10,7 @@
 import { basename } from "node:path";
 import { diffDependencies, pinnedVersion } from "../pyproject.ts";
 import type { Dependencies } from "../pyproject.ts";
-import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
+import { manifestDependencies, type ManifestKind, manifestKind } from "../agents/manifests.ts";
 import { requestedPackages } from "../agents/shell.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { GateDeps } from "./gate.ts";
@@ -18,7 +18,7 @@ import type { GateDeps } from "./gate.ts";
 /** A package the action adds: normalised name → spec as written. */
 export type Wanted = Map<string, { spec: string; version: string | null }>;
 
-function safeDeps(kind: "pyproject" | "requirements", text: string | null): Dependencies | null {
+function safeDeps(kind: ManifestKind, text: string | null): Dependencies | null {
   if (text === null) return new Map();
   try {
     return manifestDependencies(kind, text);
@@ -72,7 +72,7 @@ const QUOTED_ITEM =
  * requirements file, quoted array items of a pyproject.toml.
  */
 export function insertedRequirements(
-  kind: "pyproject" | "requirements",
+  kind: ManifestKind,
   inserted: { added: string; removed: string },
   current: string | null,
 ): Dependencies {
@@ -82,6 +82,16 @@ export function insertedRequirements(
   let found: Dependencies;
   if (kind === "requirements") {
     found = manifestDependencies("requirements", fresh.join("\n"));
+  } else if (kind !== "pyproject") {
+    // setup.py, setup.cfg, Pipfile, …: the inserted lines read as that kind, else as requirements.
+    found = safeDeps(kind, fresh.join("\n")) ?? new Map();
+    for (const line of fresh) {
+      const item = QUOTED_ITEM.exec(line);
+      if (!item) continue;
+      for (const [name, spec] of manifestDependencies("requirements", item[1])) {
+        if (!found.has(name)) found.set(name, spec);
+      }
+    }
   } else {
     found = new Map();
     // A sketch of the whole file (VS Code's insert_edit_into_file) parses as TOML: its
