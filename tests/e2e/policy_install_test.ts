@@ -211,6 +211,12 @@ Deno.test(".pre-commit-hooks.yaml declares the policy hook for manifests and loc
       "uv.lock",
       "poetry.lock",
       "pylock.toml",
+      "pdm.lock",
+      "setup.py",
+      "setup.cfg",
+      "Pipfile",
+      "tox.ini",
+      "environment.yml",
     ]
   ) assert.ok(files.test(path), path);
   for (const path of ["README.md", "src/app.py", "pyproject.toml.bak", "package-lock.json"]) {

@@ -189,6 +189,8 @@ function specEntry(
     const path = local ? resolve(dir, target.replace(/^file:(\/\/)?/, "").split("#")[0]) : null;
     if (path !== null && resolve(path) === resolve(walk.ctx.root)) return null;
     const { name, version } = urlTarget(target);
+    // A local directory without a name (`-e .` outside the root) is a project, not a package.
+    if (local && (!name || !/^[A-Za-z0-9]/.test(name))) return null;
     if (!name) throw lineError(at.file, at.line, `no package name in ${target} (add #egg=NAME)`);
     return entry({
       ...at,
