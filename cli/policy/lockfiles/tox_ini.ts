@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type Declared, type ManifestRead } from "./declared.ts";
+import type { Declared, ManifestRead } from "./declared.ts";
 import { readIni } from "./ini.ts";
 import { declareLines } from "./setup_cfg.ts";
 
