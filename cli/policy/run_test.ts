@@ -87,6 +87,7 @@ Deno.test("the client's module graph contains no server code", async () => {
     "pip-requirements-js",
     "shell-quote",
     "smol-toml",
+    "yaml",
     "zod",
   ]);
   assert.ok(specifiers.some((s) => s.endsWith("/cli/policy/api_client.ts")), "graph was resolved");

@@ -63,7 +63,7 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
     : discoverFiles(config.root);
   const files: LoadedFile[] = paths.map((path) => loadLockFile(path, ctx));
   // A line or part a reader could not read is named; everything else is still audited.
-  for (const warning of files.flatMap((f) => f.warnings)) {
+  for (const warning of files.flatMap((f) => f.warnings ?? [])) {
     io.stderr(`policy: warning: ${warning}; not audited\n`);
   }
   const seen = new Set<string>();

@@ -57,7 +57,8 @@ export async function evaluateWanted(
   try {
     if (deps.client instanceof ClientError) throw deps.client;
     const results = await deps.client.evaluateBatch(wanted);
-    return results.some((r) => r.transport_error)
+    // Unchecked (fail-open) results say nothing, unless a rule decided offline denies.
+    return results.some((r) => r.transport_error) && !results.some((r) => r.verdict === "DENIED")
       ? { kind: "silent" }
       : { kind: "results", results };
   } catch (error) {

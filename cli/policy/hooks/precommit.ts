@@ -95,7 +95,8 @@ export async function runPrecommit(options: PrecommitOptions): Promise<Precommit
     if (!(error instanceof ClientError)) throw error;
     return { code: 1, stderr: `policy precommit: commit blocked: ${error.message}\n` };
   }
-  if (results.some((r) => r.transport_error)) {
+  // Unchecked (fail-open) results pass, unless a rule decided offline denies.
+  if (results.some((r) => r.transport_error) && !results.some((r) => r.verdict === "DENIED")) {
     return {
       code: 0,
       stderr: `policy precommit: warning: dependencies not checked, the policyd server is ` +

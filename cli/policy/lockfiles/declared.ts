@@ -23,6 +23,8 @@ export interface Declared {
   spec: string;
   /** 1-based line of the manifest. */
   line: number;
+  /** Where a pyproject.toml declares it: `runtime` (SPEC §11) or another group. */
+  group?: "runtime" | "other";
 }
 
 /** What a manifest reader returns: the requirements and one warning per part it could not read. */

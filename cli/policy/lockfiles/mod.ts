@@ -36,7 +36,7 @@ export interface LoadedFile {
   manifest: string | null;
   entries: AuditedEntry[];
   /** `FILE line N: …` for each part that could not be read (the rest was audited). */
-  warnings: string[];
+  warnings?: string[];
 }
 
 /** File access of the loader (tests pass the real file system too). */
@@ -131,8 +131,8 @@ export function discoverFiles(root: string): string[] {
   if (manifests.length) return manifests;
   throw new ClientError(
     "no_input",
-    `No pyproject.toml, lock file, requirements file or other manifest ` +
-      `(${MANIFESTS.slice(1).join(", ")}) in ${root}`,
+    `No pyproject.toml, lock file or requirements file in ${root} ` +
+      `(nor ${MANIFESTS.slice(1).join(", ")})`,
   );
 }
 

@@ -56,6 +56,7 @@ export function pyprojectDeclared(doc: Table, source: string): Declared[] {
   for (const [name, spec] of runtimeDependenciesOf(doc)) {
     declare(out, name, spec, lineOf(source, requirementName(spec) ?? name, spec));
   }
+  for (const d of out) d.group = "runtime";
   const project = table(doc.project);
   for (const list of Object.values(table(project["optional-dependencies"]))) {
     addList(out, source, list);
@@ -69,6 +70,7 @@ export function pyprojectDeclared(doc: Table, source: string): Declared[] {
   }
   addList(out, source, table(tool.uv)["dev-dependencies"]);
   addList(out, source, table(doc["build-system"]).requires);
+  for (const d of out) d.group ??= "other";
   return out;
 }
 
