@@ -108,7 +108,8 @@ export const WebhookResponseSchema = z.union([
 
 /** `GET /registry`. */
 export const registryGetRoute = defineRoute("get", "/registry", {
-  summary: "The live compiled registry (ETag and 304 supported; clients keep it for offline rules).",
+  summary:
+    "The live compiled registry (ETag and 304 supported; clients keep it for offline rules).",
   responses: {
     200: { description: "the compiled registry", schema: CompiledRegistrySchema },
     304: { description: "not modified (If-None-Match)" },
