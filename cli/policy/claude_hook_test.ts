@@ -143,7 +143,7 @@ Deno.test("handlePreToolUse() evaluates the added deps of a Write in every group
   const content =
     `[project]\nname = "shop"\ndependencies = ["requests>=2.32", "left-pad"]\n[project.optional-dependencies]\ndev = ["black"]\n`;
   const result = await handlePreToolUse(edit("Write", { content }), ROOT, single, deps(client));
-  assert.deepEqual(client.calls.batches, [[{ package: "requests", version: "2.32" }, {
+  assert.deepEqual(client.calls.batches, [[{ package: "requests>=2.32", version: null }, {
     package: "left-pad",
     version: null,
   }, { package: "black", version: null }]]);

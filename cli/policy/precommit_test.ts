@@ -8,14 +8,19 @@ function client(verdicts: Record<string, Partial<EvaluationResult>>, seen: Packa
     serverUrl: "http://127.0.0.1:8765",
     evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
       seen.push(packages);
-      return Promise.resolve(packages.map((p) => ({
-        package: p.package,
-        version: p.version ?? null,
-        verdict: "ALLOWED" as const,
-        reason: "",
-        cves: [],
-        ...verdicts[p.package],
-      } as EvaluationResult)));
+      return Promise.resolve(packages.map((p) => {
+        // Like the server: a range (`pyyaml>=5.1`) is judged at the newest release it admits.
+        const name = /^[A-Za-z0-9._-]+/.exec(p.package)![0];
+        const resolved = name === p.package ? null : "6.0.2";
+        return {
+          package: name,
+          version: p.version ?? resolved,
+          verdict: "ALLOWED" as const,
+          reason: "",
+          cves: [],
+          ...verdicts[name],
+        } as EvaluationResult;
+      }));
     },
   };
 }
@@ -52,6 +57,11 @@ Deno.test("runPrecommit() blocks a DENIED dependency with the structured line fi
   });
   assert.equal(result.code, 1);
   assert.equal(seen.length, 1, "one batch call");
+  assert.deepEqual(seen[0], [
+    { package: "requests>=2.31", version: null },
+    { package: "pycrypto", version: "2.6.1" },
+    { package: "pyyaml>=5.1", version: null },
+  ]);
   const [first, ...rest] = result.stderr.split("\n");
   assert.ok(first.startsWith(DENIED_MARKER));
   assert.deepEqual(JSON.parse(first.slice(DENIED_MARKER.length)), {
@@ -67,7 +77,7 @@ Deno.test("runPrecommit() blocks a DENIED dependency with the structured line fi
       },
       {
         package: "pyyaml",
-        version: "5.1",
+        version: "6.0.2",
         verdict: "DENIED",
         reason: "below 6.0.1",
         denial_category: "DENIAL_VERSION_CONSTRAINT",

@@ -14,6 +14,7 @@ import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { Wanted } from "./gate_readers.ts";
+import { exactVersion, rangeQuery } from "../range_query.ts";
 
 /** Internal decision: "deny" blocks; "allow" defers to the user's normal permissions. */
 export type HookDecision = "allow" | "deny";
@@ -110,7 +111,8 @@ export async function gateAction(
   const outcome = await evaluateWanted(
     deps,
     config,
-    [...wanted].map(([name, w]) => ({ package: name, version: w.version })),
+    // A range goes to the server as written, to be judged at the release it installs.
+    [...wanted].map(([name, w]) => rangeQuery(name, w.spec, exactVersion(w.spec, w.version))),
   );
   if (outcome.kind === "silent") return ["allow", null];
   if (outcome.kind === "unavailable") {

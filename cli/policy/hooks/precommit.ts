@@ -9,7 +9,8 @@
 
 import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import { ClientError } from "../exit_codes.ts";
-import { diffDependencies, pinnedVersion } from "../pyproject.ts";
+import { diffDependencies } from "../pyproject.ts";
+import { rangeQuery } from "../range_query.ts";
 import type { Dependencies } from "../pyproject.ts";
 import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
@@ -83,10 +84,7 @@ export async function runPrecommit(options: PrecommitOptions): Promise<Precommit
   const deps = addedDependencies(options.manifests);
   if (typeof deps === "string") return { code: 1, stderr: `${deps}\n` };
   if (deps.size === 0) return { code: 0, stderr: "" };
-  const queries = [...deps].map(([name, spec]) => ({
-    package: name,
-    version: pinnedVersion(spec),
-  }));
+  const queries = [...deps].map(([name, spec]) => rangeQuery(name, spec));
   let results: EvaluationResult[];
   try {
     if (options.client instanceof ClientError) throw options.client;
