@@ -14,7 +14,6 @@ import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { Wanted } from "./gate_readers.ts";
-import { exactVersion, rangeQuery } from "../range_query.ts";
 
 /** Internal decision: "deny" blocks; "allow" defers to the user's normal permissions. */
 export type HookDecision = "allow" | "deny";
@@ -89,7 +88,7 @@ export async function gateAction(
   if (action.kind === "files" && !action.changes.some((c) => manifestKind(c.path) !== null)) {
     return null;
   }
-  const { addedByCommand, addedByFiles } = await lazyImport<
+  const { addedByCommand, addedByFiles, queriesOf } = await lazyImport<
     typeof import("./gate_readers.ts")
   >(new URL("./gate_readers.ts", import.meta.url));
   if (action.kind === "shell") {
@@ -111,8 +110,7 @@ export async function gateAction(
   const outcome = await evaluateWanted(
     deps,
     config,
-    // A range goes to the server as written, to be judged at the release it installs.
-    [...wanted].map(([name, w]) => rangeQuery(name, w.spec, exactVersion(w.spec, w.version))),
+    queriesOf(wanted),
   );
   if (outcome.kind === "silent") return ["allow", null];
   if (outcome.kind === "unavailable") {

@@ -14,6 +14,7 @@ import { manifestDependencies, type ManifestKind, manifestKind } from "../agents
 import { requestedPackages } from "../agents/shell.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { GateDeps } from "./gate.ts";
+import { exactVersion, type RangeQuery, rangeQuery } from "../range_query.ts";
 
 /** A package the action adds: normalised name → spec as written. */
 export type Wanted = Map<string, { spec: string; version: string | null }>;
@@ -124,4 +125,9 @@ export function addedByCommand(command: string, cwd: string, deps: GateDeps): Wa
     if (!wanted.has(r.name)) wanted.set(r.name, { spec: r.spec, version: r.version });
   }
   return wanted;
+}
+
+/** The batch queries of what an action adds; a range goes as written, judged at the release it installs. */
+export function queriesOf(wanted: Wanted): RangeQuery[] {
+  return [...wanted].map(([name, w]) => rangeQuery(name, w.spec, exactVersion(w.spec, w.version)));
 }
