@@ -12,7 +12,7 @@ import { ClientError, ServerUnreachable } from "../exit_codes.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
-import type { ToolAction } from "../agents/payload.ts";
+import type { FileChange, ToolAction } from "../agents/payload.ts";
 import type { Wanted } from "./gate_readers.ts";
 
 /** Internal decision: "deny" blocks; "allow" defers to the user's normal permissions. */
@@ -68,6 +68,20 @@ export async function evaluateWanted(
 }
 
 /**
+ * Whether a file change can add a dependency: a manifest, or a `.py` file
+ * whose text (before, after or inserted) holds a PEP 723 `# /// script`
+ * block; any other Python file is not read further.
+ */
+function touchesManifest(change: FileChange, deps: GateDeps): boolean {
+  const kind = manifestKind(change.path);
+  if (kind !== "script") return kind !== null;
+  const current = deps.readFile(change.readFrom ?? change.path);
+  return [current, change.after(current), change.inserted?.added].some((text) =>
+    text?.includes("# /// script") ?? false
+  );
+}
+
+/**
  * Decides on one tool call. Null when it neither installs packages nor edits
  * a manifest (no server call); `["deny", reason]` when a package it adds is
  * DENIED, or the server cannot answer under fail-closed; `["allow", message]`
@@ -85,7 +99,7 @@ export async function gateAction(
   let subject: string;
   let doing: string;
   // Neither a shell command nor a manifest edit: nothing to parse, nothing to load.
-  if (action.kind === "files" && !action.changes.some((c) => manifestKind(c.path) !== null)) {
+  if (action.kind === "files" && !action.changes.some((c) => touchesManifest(c, deps))) {
     return null;
   }
   const { addedByCommand, addedByFiles, queriesOf } = await lazyImport<
