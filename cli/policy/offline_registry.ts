@@ -14,20 +14,15 @@
  */
 
 import { compare, valid } from "@renovatebot/pep440";
+import type { z } from "zod";
+import type { PackageRuleSchema } from "../../src/api/registry.ts";
 import type { EvaluationResult } from "./api_client.ts";
 import { parentDir } from "./os_path.ts";
 
 export { cacheIsFresh, REFRESH_AFTER_MS, registryCachePath } from "./registry_cache_path.ts";
 
-/** One registry rule, as much of it as offline decisions use. */
-export interface OfflineRule {
-  name: string;
-  status: string;
-  reason?: string;
-  replacement?: string;
-  min_version?: string;
-  max_version?: string;
-}
+/** One registry rule, as the server sends it (status read as any string, for newer servers). */
+export type OfflineRule = Omit<z.infer<typeof PackageRuleSchema>, "status"> & { status: string };
 
 /** The cache file's content. */
 export interface CachedRegistry {

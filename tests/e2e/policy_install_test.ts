@@ -211,12 +211,13 @@ Deno.test(".pre-commit-hooks.yaml declares the policy hook for manifests and loc
       "uv.lock",
       "poetry.lock",
       "pylock.toml",
-      "pdm.lock",
+      "services/api/setup.cfg",
       "setup.py",
-      "setup.cfg",
+      "environment.yml",
+      "environment.yaml",
       "Pipfile",
       "tox.ini",
-      "environment.yml",
+      "pdm.lock",
     ]
   ) assert.ok(files.test(path), path);
   for (const path of ["README.md", "src/app.py", "pyproject.toml.bak", "package-lock.json"]) {

@@ -8,6 +8,7 @@
  */
 
 import { basename } from "node:path";
+import type { ManifestKind } from "../agents/manifest_kind.ts";
 import type { ManifestRead } from "./declared.ts";
 import { readEnvironmentYml } from "./environment_yml.ts";
 import { readScriptBlock } from "./pep723.ts";
@@ -28,13 +29,8 @@ export { readToxIni } from "./tox_ini.ts";
 
 /** The manifest kinds besides requirements files (which `requirements.ts` reads). */
 export type ManifestFormat =
-  | "pyproject.toml"
-  | "setup.py"
-  | "setup.cfg"
-  | "Pipfile"
-  | "tox.ini"
-  | "environment.yml"
-  | "script";
+  | Exclude<ManifestKind, "pyproject" | "requirements">
+  | "pyproject.toml";
 
 const READERS: Record<ManifestFormat, (source: string, file: string) => ManifestRead> = {
   "pyproject.toml": readPyprojectManifest,
