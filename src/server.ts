@@ -32,6 +32,7 @@ import { announcingRegistry, followReloads } from "./cluster/registry_follow.ts"
 import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
+import { approvablePackages } from "./approvals/approvable.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -133,7 +134,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     log,
     now,
     afterSwap: (next) =>
-      store.approvals.approvePackages([...next.byName.keys()], now().toISOString()),
+      store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
   const wired = await wireApprovals(settings, { log, registry, store, now }).catch(

@@ -49,6 +49,7 @@ export const TARGETS: CompileTarget[] = [
       "cli/policy/program.ts",
       "cli/policy/commands/check.ts",
       "cli/policy/commands/hook.ts",
+      "cli/policy/commands/hook_decide.ts",
       "cli/policy/commands/precommit.ts",
       "cli/policy/config_schema.ts",
       "cli/policy/evaluation_schema.ts",

@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import { DEFAULT_CLIENT_TIMEOUT_MS, MAX_BATCH } from "../../src/api/evaluate_limits.ts";
 import type { CallSource } from "../../src/api/headers.ts";
+import type { PackageRuleSchema } from "../../src/api/registry.ts";
 import type { ResolvedConfig } from "./config.ts";
 import type { BatchSchema, EvaluationSchema } from "./evaluation_schema.ts";
 import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
@@ -84,6 +85,10 @@ function otherSchemas(
       top_packages: SecurityReportSchema.shape.top_packages.default([]),
     }).loose(),
     health: service.HealthSchema.partial().extend({ status: z.string() }).loose(),
+    filedMessage: approvals.approvalFiledMessage,
+    proposal: z.object({
+      result: z.object({ backend: z.string(), status: z.string(), detail: z.string() }).loose(),
+    }),
   };
 }
 
@@ -108,6 +113,10 @@ function schemas(): Promise<OtherSchemas> {
 
 /** A created approval request. */
 export type ApprovalReceipt = z.infer<OtherSchemas["approval"]>;
+/** What the server's proposer did with an operator's rule. */
+export type ProposalOutcome = z.infer<OtherSchemas["proposal"]>["result"];
+/** A rule as `policy approve` sends it (the server validates it). */
+export type ProposedRuleInput = z.input<typeof PackageRuleSchema>;
 /** Pending approval requests collapsed per package. */
 export type PendingApprovals = z.infer<OtherSchemas["pending"]>;
 /** The CVE-driven denial rollup. */
@@ -262,14 +271,33 @@ export class ApiClient {
     return decided.map((d, i) => d ?? unchecked[i]);
   }
 
-  /** `POST /approval-requests` (202). */
+  /**
+   * `POST /approval-requests` (202). The receipt's `message` is the server's
+   * ("filed for review (id N); not approved yet"), or that sentence for a
+   * server that sends none.
+   */
   async requestApproval(
     request: { package: string; version?: string | null; rationale: string },
-  ): Promise<ApprovalReceipt> {
+  ): Promise<ApprovalReceipt & { message: string }> {
     const json: Record<string, string> = { package: request.package, rationale: request.rationale };
     if (request.version) json.version = request.version;
     const body = await this.#call("POST", "/api/v1/approval-requests", { json });
-    return (await schemas()).approval.parse(body);
+    const loaded = await schemas();
+    const receipt = loaded.approval.parse(body);
+    return { ...receipt, message: receipt.message ?? loaded.filedMessage(receipt.id) };
+  }
+
+  /**
+   * `POST /registry/proposals`: an operator approves (or otherwise rules on) a
+   * package through the server's proposer. Operator-only in org mode.
+   */
+  async proposeRule(
+    rule: ProposedRuleInput,
+    rationale: string,
+  ): Promise<ProposalOutcome> {
+    const json = { rule, context: { source: "operator", rationale } };
+    const body = await this.#call("POST", "/api/v1/registry/proposals", { json });
+    return (await schemas()).proposal.parse(body).result;
   }
 
   /** `GET /approval-requests` with status PENDING_REVIEW; default project: the client's. */
@@ -387,11 +415,24 @@ function transportDetail(error: unknown): string {
   return (last ?? text).split("\n")[0];
 }
 
+/** `: path: message; …` of a problem's `errors` (422), empty without them. */
+function fieldErrors(errors: unknown): string {
+  if (!Array.isArray(errors) || errors.length === 0) return "";
+  const shown = errors.slice(0, 3).map((e) =>
+    `${String((e as { path?: unknown })?.path ?? "")}: ${
+      String((e as { message?: unknown })?.message ?? "")
+    }`
+  );
+  return `: ${shown.join("; ")}`.split("\n")[0];
+}
+
 function problemDetail(body: unknown, text: string, response: HttpAnswer): string {
   if (body && typeof body === "object") {
     const p = body as Record<string, unknown>;
     for (const key of ["detail", "title"]) {
-      if (typeof p[key] === "string" && p[key]) return (p[key] as string).split("\n")[0];
+      if (typeof p[key] === "string" && p[key]) {
+        return (p[key] as string).split("\n")[0] + fieldErrors(p.errors);
+      }
     }
   }
   return text.trim().split("\n")[0].slice(0, 200) || response.statusText || "error";

@@ -167,6 +167,8 @@ Deno.test("requestApproval, pendingApprovals, securityReport and health call the
     const client = new ApiClient(options(srv.url));
     const receipt = await client.requestApproval({ package: "left-pad", rationale: "needed" });
     assert.equal(receipt.id, 7);
+    // A server that sends no message still gets the truthful sentence.
+    assert.equal(receipt.message, "filed for review (id 7); not approved yet");
     assert.deepEqual(srv.seen[0].body, { package: "left-pad", rationale: "needed" });
     assert.equal((await client.pendingApprovals()).items.length, 1);
     assert.deepEqual(srv.seen[1].query, { project: "shop", status: "PENDING_REVIEW" });

@@ -43,7 +43,12 @@ function fakeClient(fail?: ClientError) {
     },
     requestApproval(req: { package: string; rationale: string }) {
       calls.approvals.push(req);
-      return Promise.resolve({ id: 41, package: req.package, status: "PENDING_REVIEW" });
+      return Promise.resolve({
+        id: 41,
+        package: req.package,
+        status: "PENDING_REVIEW",
+        message: "filed for review (id 41); not approved yet",
+      });
     },
   };
 }
@@ -150,7 +155,8 @@ Deno.test("handlePreToolUse() evaluates the added deps of a Write in every group
   assert.ok(result);
   assert.equal(result[0], "allow");
   assert.match(result[1]!, /left-pad is PROVISIONALLY_ALLOWED/);
-  assert.match(result[1]!, /filed automatically \(id 41\)/);
+  assert.match(result[1]!, /filed for review \(id 41\); not approved yet/);
+  assert.match(result[1]!, /an operator has to approve it/);
   assert.equal(client.calls.approvals.length, 1);
   assert.equal(client.calls.approvals[0].package, "left-pad");
 });

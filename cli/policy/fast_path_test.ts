@@ -88,6 +88,10 @@ const PATHS: Array<[string, string]> = [
     "policy hook (before it reads a manifest, a shell command or a session start)",
     "./commands/hook.ts",
   ],
+  [
+    "policy hook (a tool call that may matter, before the reader loads)",
+    "./commands/hook_decide.ts",
+  ],
   ["policy precommit (before a staged manifest is found)", "./commands/precommit.ts"],
 ];
 

@@ -14,6 +14,7 @@ import type { Io } from "./io.ts";
 import { AGENTS, parseAgents } from "./agents/names.ts";
 import { AUDIT_FORMATS, FAIL_ON } from "./audit/options.ts";
 import { CLIENT_VERSION } from "./version.ts";
+import { REGISTRY_STATUSES } from "../../src/api/enums.ts";
 
 function url(value: string): string {
   try {
@@ -102,6 +103,25 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
     const { requestApproval } = await import("./commands/request_approval.ts");
     setCode(await requestApproval({ ...o, package: pkg }, io));
   });
+
+  program.command("approve")
+    .description(
+      "approve a package as an operator (calls the operator API; org mode needs an operator's token)",
+    )
+    .argument("<package>", "package name")
+    .addOption(
+      new Option("--status <status>", "the rule's status").choices([...REGISTRY_STATUSES])
+        .default("approved"),
+    )
+    .option("--reason <text>", "the rule's reason, written by you")
+    .option("--replacement <package>", "replacement (deprecated packages)")
+    .option("--min-version <version>", "lowest allowed version (version-constrained)")
+    .option("--max-version <version>", "highest allowed version (version-constrained)")
+    .option("--json", "print the proposer's result as JSON", false)
+    .action(async (pkg: string, o) => {
+      const { approve } = await import("./commands/approve.ts");
+      setCode(await approve({ ...o, package: pkg }, io));
+    });
 
   agentFlags(
     program.command("audit")

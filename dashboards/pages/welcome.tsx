@@ -188,7 +188,8 @@ curl -X POST '${base}/api/v1/evaluate/batch' -H 'Content-Type: application/json'
         <pre><code>{`policy init --server-url ${base}   # config, pre-commit and assistant hooks
 policy check requests                      # exit 0 allowed, 1 provisional, 2 denied
 policy check pyyaml --version 5.3 --json
-policy request-approval some-package --rationale "why we need it"
+policy request-approval some-package --rationale "why we need it"   # filed for review only
+policy approve some-package --reason "reviewed"   # an operator approves it
 policy status`}</code></pre>
       </Card>
     </Layout>

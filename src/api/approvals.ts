@@ -4,9 +4,11 @@
  * @module
  */
 import { z } from "zod";
-import { APPROVAL_STATUSES, PROPOSAL_STATUSES } from "./enums.ts";
+import { APPROVAL_STATUSES, REQUEST_PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
+
+export { approvalFiledMessage } from "./approval_message.ts";
 
 /** Body of `POST /approval-requests`. */
 export const ApprovalCreateSchema = z.object({
@@ -28,6 +30,9 @@ export const ApprovalReceiptSchema = z.object({
   status: z.enum(APPROVAL_STATUSES),
   project: z.string(),
   created_at: z.string(),
+  message: z.string().describe(
+    'what happened, for the requester: "filed for review (id 3); not approved yet"',
+  ),
 });
 
 /** Query of `GET /approval-requests`. */
@@ -69,18 +74,25 @@ export const ApprovalRequestSchema = z.object({
   status: z.enum(APPROVAL_STATUSES),
   created_at: z.string(),
   decided_at: z.string().nullable(),
-  proposal_status: z.enum(PROPOSAL_STATUSES).nullable().describe(
-    "outcome of the proposer fired for this request, once known",
+  proposal_status: z.enum(REQUEST_PROPOSAL_STATUSES).nullable().describe(
+    "what became of the request once known: `queued` (waits for an operator; the proposer " +
+      "applies at once), `skipped` (the package already has a rule), or the result of the " +
+      "proposer fired for it",
   ),
   proposal_detail: z.string().nullable(),
 });
 
 /** `POST /approval-requests`. */
 export const approvalCreateRoute = defineRoute("post", "/approval-requests", {
-  summary: "Ask for a package to be added to the registry; the proposer runs after the 202.",
+  summary: "Ask the operators to add a package to the registry; the request approves nothing " +
+    "by itself (an operator approves through POST /registry/proposals).",
   body: { contentType: "application/json", schema: ApprovalCreateSchema },
   responses: {
-    202: { description: "stored; the proposer runs afterwards", schema: ApprovalReceiptSchema },
+    202: {
+      description: "stored and queued for review; a proposer reviewed elsewhere (github: the " +
+        "pull request) or only logging runs afterwards",
+      schema: ApprovalReceiptSchema,
+    },
   },
   errors: { 400: "invalid body" },
 });

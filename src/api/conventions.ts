@@ -28,8 +28,8 @@ import {
   DATA_STATUSES,
   DENIAL_CATEGORIES,
   PENDING_REASONS,
-  PROPOSAL_STATUSES,
   REGISTRY_STATUSES,
+  REQUEST_PROPOSAL_STATUSES,
   VERDICTS,
 } from "./enums.ts";
 
@@ -201,10 +201,12 @@ export const conventions = {
     },
     {
       name: "proposal_status / result.status",
-      values: PROPOSAL_STATUSES,
+      values: REQUEST_PROPOSAL_STATUSES,
       meaning: "what the server's proposer (`REGISTRY_PROPOSER`) did: `logged` (log_only: " +
         "nothing changed), `applied` (local_file, local_git: rule live), `opened` / `amended` " +
-        "(github: a pull request to merge), `failed`",
+        "(github: a pull request to merge), `failed`; on an approval request also `queued` " +
+        "(local_file, local_git: a request approves nothing, it waits for an operator's " +
+        "`POST /api/v1/registry/proposals`) and `skipped` (the package already has a rule)",
     },
     {
       name: "X-Policy-Source",

@@ -37,3 +37,13 @@ export const PROPOSAL_STATUSES = ["opened", "amended", "applied", "logged", "fai
 
 /** One of {@link PROPOSAL_STATUSES}. */
 export type ProposalStatus = typeof PROPOSAL_STATUSES[number];
+
+/**
+ * What an approval request records about its proposal: a proposal status, or
+ * `queued` (waiting for an operator's approval: the proposer applies at once,
+ * SPEC §17.1) or `skipped` (the package already has a rule).
+ */
+export const REQUEST_PROPOSAL_STATUSES = [...PROPOSAL_STATUSES, "queued", "skipped"] as const;
+
+/** One of {@link REQUEST_PROPOSAL_STATUSES}. */
+export type RequestProposalStatus = typeof REQUEST_PROPOSAL_STATUSES[number];

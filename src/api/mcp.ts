@@ -80,6 +80,7 @@ export const RequestApprovalOutputSchema = z.object({
   package: z.string(),
   status: z.enum(APPROVAL_STATUSES),
   project: z.string(),
+  message: z.string().describe("what happened: filed for review, not approved yet"),
 });
 
 /** Input of `explain_policy`. */

@@ -1,8 +1,11 @@
 /**
- * Approval requests (seed "Good citizen"): persist the request, answer at
- * once, then fire the proposer in the background. A proposer that throws,
- * fails or hangs is logged and recorded on the request; it never changes
- * the answer the agent already got.
+ * Approval requests (seed "Good citizen"): persist the request and answer at
+ * once. A request never approves itself (SPEC §17.1): with a proposer that
+ * applies at once (`local_file`, `local_git`) it waits for an operator; a
+ * proposer reviewed elsewhere (`github`) or only logging (`log_only`) is
+ * fired in the background. A proposer that throws, fails or hangs is logged
+ * and recorded on the request; it never changes the answer the agent
+ * already got.
  *
  * @module
  */
@@ -43,32 +46,16 @@ export interface ApprovalInput {
   rationale: string;
 }
 
-/**
- * Proposers that never change the live registry themselves: `log_only` only
- * logs, `github` opens a pull request whose review is the gate. Every other
- * proposer (`local_file`, `local_git`, `module:`) applies at once, so in org
- * mode it runs for operators only (SPEC §16.1).
- */
-export const REVIEW_GATED_PROPOSERS: ReadonlySet<string> = new Set(["log_only", "github"]);
-
-/** Who is asking: operators (and everyone in single-user mode) may apply at once. */
-export interface RequestAuthority {
-  /** Whether the caller may run a proposer that changes the live registry at once. */
-  mayApply: boolean;
-}
-
 /** The approval service. */
 export interface ApprovalService {
   /**
-   * Persists a request and schedules the proposer; resolves once the row is
-   * committed. A caller without `mayApply` never fires a proposer that
-   * applies at once: the request is stored and queued for review.
+   * Persists a request and resolves once the row is committed. A request
+   * never changes the registry by itself (SPEC §17.1): with a proposer that
+   * applies at once it is only queued for an operator's review; a proposer
+   * whose proposal is reviewed elsewhere (github: the pull request) or only
+   * logged is fired after the answer.
    */
-  request(
-    input: ApprovalInput,
-    context: CallContext,
-    authority: RequestAuthority,
-  ): Promise<ApprovalRequest>;
+  request(input: ApprovalInput, context: CallContext): Promise<ApprovalRequest>;
   /** Collapsed rows; `project` null = every project, `status` null = every status. */
   list(
     filter: { project: string | null; status: ApprovalStatus | null },
@@ -109,7 +96,7 @@ function isResult(value: unknown): value is ProposalResult {
  * declare const context: CallContext;
  * const approvals = createApprovalService({ store, registry: live, proposer, log });
  * const input = { package: "left-pad", displayName: "left_pad", version: null, rationale: "…" };
- * const row = await approvals.request(input, context, { mayApply: true });
+ * const row = await approvals.request(input, context);
  * ```
  */
 export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
@@ -160,28 +147,24 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     }
   }
 
-  async function proposeFor(
-    request: ApprovalRequest,
-    displayName: string,
-    authority: RequestAuthority,
-  ): Promise<void> {
+  async function proposeFor(request: ApprovalRequest, displayName: string): Promise<void> {
     const log = deps.log.child({ approval_request: request.id, package: request.package });
     const existing = deps.registry.current().byName.get(request.package);
     let result: ProposalResult | { status: "skipped" | "queued"; detail: string };
-    if (!authority.mayApply && !REVIEW_GATED_PROPOSERS.has(deps.proposer.name)) {
-      // A non-operator's request never changes the live registry by itself (SPEC §16.1).
-      result = {
-        status: "queued",
-        detail:
-          `queued for operator review: the ${deps.proposer.name} proposer applies rules at once, ` +
-          "so in org mode it runs for operators only (GET /registry/pending lists the request)",
-      };
-    } else if (existing) {
+    if (existing) {
       // Never let an agent's request rewrite an operator's rule (a banned package stays banned).
       result = {
         status: "skipped",
         detail: `${request.package} is already in the registry as ${existing.status}; ` +
           "the proposer was not fired (an operator changes existing rules through POST /registry/proposals)",
+      };
+    } else if (deps.proposer.appliesAtOnce) {
+      // A request never changes the live registry by itself (SPEC §17.1).
+      result = {
+        status: "queued",
+        detail: `queued for operator review: the ${deps.proposer.name} proposer applies rules at ` +
+          "once, so it runs only when an operator approves (workshop, POST /registry/proposals " +
+          "or `policy approve`); GET /registry/pending lists the request",
       };
     } else {
       const rule: ProposedRule = {
@@ -221,7 +204,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   }
 
   return {
-    async request(input, context, authority) {
+    async request(input, context) {
       const row = await deps.store.approvals.create({
         package: input.package,
         version: input.version,
@@ -231,7 +214,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         agent_model: context.agent_model,
         agent_version: context.agent_version,
       });
-      if (!closed) schedule(() => proposeFor(row, input.displayName, authority));
+      if (!closed) schedule(() => proposeFor(row, input.displayName));
       return row;
     },
     async list(filter) {

@@ -8,6 +8,7 @@ import { MCP_TOOLS } from "../api/mcp.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { queryDb } from "../../tests/helpers/db.ts";
 import { startTestServer, type TestServer, withTestServer } from "../../tests/helpers/server.ts";
+import { waitForProposal } from "../../tests/helpers/approvals.ts";
 
 type Structured = Record<string, unknown>;
 
@@ -44,6 +45,10 @@ Deno.test("POST /mcp: check_package answers pycrypto DENIED with the replacement
     const tools = await client.listTools();
     assert.deepEqual(tools.tools.map((t) => t.name), MCP_TOOLS.map((tool) => tool.name));
     for (const tool of tools.tools) assert.match(tool.description ?? "", /^Call this/);
+    // No tool approves (SPEC §17.1): the one that writes only files a request for review.
+    const writing = tools.tools.filter((t) => t.annotations?.readOnlyHint !== true);
+    assert.deepEqual(writing.map((t) => t.name), ["request_approval"]);
+    assert.match(writing[0].description ?? "", /queued for human review/);
     const result = await client.callTool({
       name: "check_package",
       arguments: { package: "pycrypto" },
@@ -93,6 +98,10 @@ Deno.test("POST /mcp: check_packages, request_approval and explain_policy", () =
     const receipt = approval.structuredContent as Structured;
     assert.equal(receipt.package, "left-pad");
     assert.equal(receipt.status, "PENDING_REVIEW");
+    assert.equal(receipt.message, `filed for review (id ${receipt.id}); not approved yet`);
+    const outcome = await waitForProposal(server.url, receipt.id as number);
+    assert.equal(outcome.proposal_status, "queued", "local_file waits for an operator");
+    assert.doesNotMatch(await Deno.readTextFile(server.registryPath), /left-pad/);
     assert.deepEqual(
       rows(
         server.dbPath,

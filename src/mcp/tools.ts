@@ -20,16 +20,14 @@ import type { ApprovalService } from "../approvals/service.ts";
 import { normalizeName } from "../core/names.ts";
 import type { Evaluation, EvaluationRequest, RegistrySnapshot } from "../core/types.ts";
 import { parsePackageSpec } from "../evaluation/package_spec.ts";
+import { approvalFiledMessage } from "../api/approval_message.ts";
 import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 
 /** A tool argument the service cannot use (bad name or version); reported to the agent. */
 export class ToolInputError extends Error {}
 
-/**
- * The call context of a tool call; `mayApply` is whether the caller may run a
- * proposer that applies at once (an operator, or anyone in single-user mode).
- */
-export type ToolCallContext = CallContext & { mayApply?: boolean };
+/** The call context of a tool call (an MCP request approves nothing, SPEC §17.1). */
+export type ToolCallContext = CallContext;
 
 /** What the tools need from the server. */
 export interface PolicyToolDeps {
@@ -142,13 +140,13 @@ export async function runPolicyTool(
           rationale: input.rationale,
         },
         context,
-        { mayApply: context.mayApply === true },
       );
       const output: z.infer<typeof RequestApprovalOutputSchema> = {
         id: row.id,
         package: row.package,
         status: row.status,
         project: row.project,
+        message: approvalFiledMessage(row.id),
       };
       return output;
     }

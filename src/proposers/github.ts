@@ -273,6 +273,7 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
 
   return {
     name: "github",
+    appliesAtOnce: false,
     propose: (rule, context) =>
       guard(
         "github proposer",

@@ -134,6 +134,7 @@ export function createLocalFileProposer(deps: ProposerDeps): Proposer {
   const mutex = createKeyedMutex();
   return {
     name: "local_file",
+    appliesAtOnce: true,
     propose: (rule, context) =>
       mutex.run(
         resolve(path),

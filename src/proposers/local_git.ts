@@ -47,6 +47,7 @@ export function createLocalGitProposer(deps: ProposerDeps): Proposer {
 
   return {
     name: "local_git",
+    appliesAtOnce: true,
     propose: (rule, context) =>
       mutex.run(
         path,

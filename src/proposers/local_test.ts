@@ -5,6 +5,8 @@ import { silentLogger } from "../log/logger.ts";
 import { emptySnapshot } from "../registry/compile.ts";
 import { createLiveRegistry, type LiveRegistry } from "../registry/live.ts";
 import { git, initWorkTree } from "../../tests/helpers/git_fixture.ts";
+import { lineDiff } from "../../tests/helpers/line_diff.ts";
+import { readExampleRegistry } from "../registry/example.ts";
 import { createLocalFileProposer } from "./local_file.ts";
 import { createLocalGitProposer } from "./local_git.ts";
 import { detectProposer } from "./select.ts";
@@ -169,6 +171,34 @@ Deno.test("detectProposer() follows the seed's order", async () => {
         .kind,
       "log_only",
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("local_git's commit of a rule to the commented example registry changes only that rule's lines", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const example = await readExampleRegistry();
+    await initWorkTree(dir, { "registry.yaml": example });
+    const path = join(dir, "registry.yaml");
+    const { live } = await setup(path);
+    const proposer = createLocalGitProposer({
+      settings: loadSettings({ REGISTRY_PATH: path }),
+      log: silentLogger,
+      reload: () => live.reload(),
+    });
+    const result = await proposer.propose(
+      { name: "left-pad", status: "approved", reason: "reviewed" },
+      context,
+    );
+    assert.equal(result.status, "applied", result.detail);
+    const committed = await git(["show", "HEAD:registry.yaml"], dir);
+    assert.deepEqual((await lineDiff(example, committed)).hunks, [{
+      removed: [],
+      added: ["  - name: left-pad", "    status: approved", "    reason: reviewed"],
+    }]);
+    assert.equal(committed, await Deno.readTextFile(path));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -24,6 +24,7 @@ import type { Proposer } from "./types.ts";
 export function createLogOnlyProposer(log: Logger): Proposer {
   return {
     name: "log_only",
+    appliesAtOnce: false,
     propose(rule, context) {
       const checked = checkRule(rule);
       if (!checked.ok) {

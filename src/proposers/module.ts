@@ -87,6 +87,8 @@ export async function loadModuleProposer(
     : `module:${exportName}`;
   return {
     name,
+    // Only a class that says it does not apply at once may run on an agent's request.
+    appliesAtOnce: instance.appliesAtOnce !== false,
     propose: (rule, context) => instance.propose!.call(instance, rule, context),
     ...(typeof instance.syncMerged === "function"
       ? {

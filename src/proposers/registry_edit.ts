@@ -15,6 +15,7 @@ import {
 } from "../registry/schema.ts";
 import { parseYaml } from "../registry/yaml.ts";
 import type { ProposedRule } from "./types.ts";
+import { spliceRule } from "./rule_splice.ts";
 
 /** Result of an edit: the new text (and whether it differs) or path-qualified errors. */
 export type EditOutcome =
@@ -75,6 +76,24 @@ export function upsertRule(source: string | null, proposed: ProposedRule): EditO
   const limited = parseYaml(original);
   if (!limited.ok) return { ok: false, errors: limited.errors, where: "registry" };
 
+  const fields = ruleForYaml(rule);
+  const inPlace = spliceRule(original, fields);
+  const text = inPlace ?? rerender(original, fields);
+  if (typeof text !== "string") return text;
+  if (text === original) return { ok: true, text: original, changed: false, rule };
+  const reparsed = parseYaml(text);
+  if (!reparsed.ok) return { ok: false, errors: reparsed.errors, where: "registry" };
+  const validated = validateRegistry(reparsed.value);
+  if (!validated.ok) return { ok: false, errors: validated.errors, where: "registry" };
+  return { ok: true, text, changed: true, rule };
+}
+
+/**
+ * The fallback when the layout allows no in-place edit ({@link spliceRule}):
+ * the rule is set through the Document API and the document re-rendered
+ * (comments kept, flow collections may be re-spaced).
+ */
+function rerender(original: string, fields: Record<string, string>): string | EditOutcome {
   const doc = parseDocument(original, { uniqueKeys: true });
   if (doc.contents === null) (doc as Document).contents = doc.createNode({});
   if (!isMap(doc.contents)) {
@@ -96,31 +115,21 @@ export function upsertRule(source: string | null, proposed: ProposedRule): EditO
       errors: [{ path: "packages", message: "is not a list" }],
     };
   }
-  const node = doc.createNode(ruleForYaml(rule));
+  const node = doc.createNode(fields);
   const items = packages.items;
-  const existing = items.findIndex((item) => nameOf(item) === rule.name);
-  let changed = true;
+  const existing = items.findIndex((item) => nameOf(item) === normalizeName(fields.name));
   if (existing >= 0) {
-    const before = JSON.stringify((items[existing] as YAMLMap).toJSON());
-    changed = before !== JSON.stringify(ruleForYaml(rule));
-    if (changed) items[existing] = node;
+    if (JSON.stringify((items[existing] as YAMLMap).toJSON()) === JSON.stringify(fields)) {
+      return original;
+    }
+    items[existing] = node;
   } else {
     // Keep a sorted list sorted; an unsorted one gets the rule at the first later name.
-    const at = items.findIndex((item) => (nameOf(item) ?? "") > rule.name);
+    const at = items.findIndex((item) => (nameOf(item) ?? "") > fields.name);
     items.splice(at < 0 ? items.length : at, 0, node);
     packages.flow = false;
   }
-  if (!changed) return { ok: true, text: original, changed: false, rule };
-  // An authored `version` would survive the edit and name two different registries; without
-  // it, compiling gives the edited document a fresh content-hash version (as the YAML export does).
-  doc.delete("version");
-
-  const text = doc.toString({ lineWidth: 0 });
-  const reparsed = parseYaml(text);
-  if (!reparsed.ok) return { ok: false, errors: reparsed.errors, where: "registry" };
-  const validated = validateRegistry(reparsed.value);
-  if (!validated.ok) return { ok: false, errors: validated.errors, where: "registry" };
-  return { ok: true, text, changed: true, rule };
+  return doc.toString({ lineWidth: 0 });
 }
 
 /** One line describing validation errors, for a result detail. */

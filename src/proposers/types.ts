@@ -57,6 +57,15 @@ export type SyncOutcome =
 export interface Proposer {
   /** Backend name for `/health` and results (`log_only`, `local_file`, …). */
   readonly name: string;
+  /**
+   * Whether `propose` changes the live registry itself (`local_file`,
+   * `local_git`). Such a proposer runs only on an operator's approval, never
+   * on an approval request (SPEC §17.1). `false` means the proposal is
+   * reviewed elsewhere (a pull request) or only logged, so an approval
+   * request may fire it. A `module:` proposer that does not say is taken to
+   * apply at once.
+   */
+  readonly appliesAtOnce: boolean;
   propose(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult>;
   /**
    * Pulls merged changes onto `REGISTRY_PATH` before the merge webhook

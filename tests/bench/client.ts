@@ -4,7 +4,8 @@
  * loopback: two empty scripts, `deno run empty.ts` and the same empty script
  * run the way the installed `policy` runs (`deno run -A --config deno.json`,
  * see tools/install.ts), next to `policy check`, `policy hook` (a Claude Code
- * PreToolUse edit of a file that is not a manifest), `policy precommit` with
+ * PreToolUse edit of a file that is not a manifest, and a Bash command that
+ * installs nothing: goal ≤ 1.5 × empty, issue #27), `policy precommit` with
  * nothing staged and with 50 staged dependencies. Prints the median wall time
  * and the mean CPU time (user + system, steadier on a shared machine), each as
  * a ratio to both empty scripts. Commands go through the shell (which feeds
@@ -42,16 +43,27 @@ await writePolicyToml(clean, server.url);
 await gitIn(repo, ["add", "-A"]);
 const empty = join(repo, "empty.ts");
 await Deno.writeTextFile(empty, "");
-const hookInput = join(repo, "hook.json");
-await Deno.writeTextFile(
-  hookInput,
-  JSON.stringify({
-    hook_event_name: "PreToolUse",
-    tool_name: "Edit",
-    cwd: repo,
-    tool_input: { file_path: join(repo, "README.md"), old_string: "demo", new_string: "bench" },
-  }),
-);
+/** Writes one hook payload for the benchmark and returns its path. */
+async function hookPayload(name: string, toolName: string, toolInput: Record<string, string>) {
+  const path = join(repo, name);
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      hook_event_name: "PreToolUse",
+      tool_name: toolName,
+      cwd: repo,
+      tool_input: toolInput,
+    }),
+  );
+  return path;
+}
+const hookInput = await hookPayload("hook.json", "Edit", {
+  file_path: join(repo, "README.md"),
+  old_string: "demo",
+  new_string: "bench",
+});
+// A Bash command that installs nothing: decided by the cheap look, before the shell reader loads.
+const bashInput = await hookPayload("bash.json", "Bash", { command: "ls -la && git status" });
 
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
 const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);
@@ -64,6 +76,7 @@ const commands: Array<[string, string]> = [
   ],
   ["policy check requests", policy("check", "requests")],
   ["policy hook (PreToolUse)", `${policy("hook")} < ${quote([hookInput])}`],
+  ["policy hook (Bash, no install)", `${policy("hook")} < ${quote([bashInput])}`],
   ["policy precommit (nothing)", `cd ${quote([clean])} && ${policy("precommit")}`],
   ["policy precommit (50 deps)", policy("precommit")],
 ];
@@ -111,7 +124,8 @@ try {
     );
   }
   console.log(
-    "goal (issue #17): policy check ≤ 2.00 × empty; × cfg is the like-for-like ratio " +
+    "goals: policy check ≤ 2.00 × empty (issue #17), policy hook (Bash, no install) ≤ 1.50 × " +
+      "empty (issue #27); × cfg is the like-for-like ratio " +
       "(same deno flags and config as the installed command)",
   );
 } finally {

@@ -194,22 +194,55 @@ Deno.test("audit --json counts exactly the runtime deps of every fixture pyproje
   }
 });
 
-Deno.test("request-approval files a request and status lists it as pending", async () => {
-  // log_only keeps the request pending; local_file would apply it at once.
-  const server = await startTestServer({ env: { REGISTRY_PROPOSER: "log_only" } });
+Deno.test("request-approval files a request that changes nothing; policy approve approves it", async () => {
+  // local_file applies rules at once, so the request only waits for an operator (SPEC §17.1).
+  const server = await startTestServer();
   const dir = await tempGitRepo();
   try {
     await writePolicyToml(dir, server.url);
+    const before = await Deno.readTextFile(server.registryPath);
     const ran = await policy(
       ["request-approval", "left-pad", "--rationale", "needed for padding"],
       { cwd: dir },
     );
     assert.equal(ran.code, 0, ran.stderr);
-    assert.match(ran.stdout, /Approval request .* for left-pad filed \(PENDING_REVIEW\)/);
+    assert.match(ran.stdout, /^left-pad: filed for review \(id \d+\); not approved yet\./);
     const status = JSON.parse((await policy(["status", "--json"], { cwd: dir })).stdout);
     assert.equal(status.sections[0].flag, "ok");
     assert.equal(status.sections[2].flag, "warn");
     assert.match(status.sections[2].detail, /left-pad/);
+    assert.equal(await Deno.readTextFile(server.registryPath), before, "the registry is unchanged");
+    assert.equal((await policy(["check", "left-pad"], { cwd: dir })).code, 1, "still provisional");
+
+    const notName = await policy(["approve", "left pad!"], { cwd: dir });
+    assert.equal(notName.code, 64);
+    assert.match(notName.stderr, /"left pad!" is not a package name/);
+    const bad = await policy(["approve", "left-pad", "--status", "whitelisted"], { cwd: dir });
+    assert.equal(bad.code, 64);
+    assert.match(bad.stderr, /whitelisted.*(choices|Allowed)/i);
+    const invalid = await policy(
+      ["approve", "left-pad", "--status", "version-constrained"],
+      { cwd: dir },
+    );
+    assert.equal(invalid.code, 4, "the server's validator refuses a constraint without versions");
+    assert.match(invalid.stderr, /invalid: rule\.status: version-constrained needs min_version/);
+
+    const approved = await policy(
+      ["approve", "left-pad", "--reason", "reviewed: string padding"],
+      { cwd: dir },
+    );
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(
+      approved.stdout,
+      /^left-pad: approved \(local_file: applied\); the rule is live\./,
+    );
+    assert.match(
+      await Deno.readTextFile(server.registryPath),
+      /name: left-pad\n\s+status: approved/,
+    );
+    assert.equal((await policy(["check", "left-pad"], { cwd: dir })).code, 0, "now allowed");
+    const after = JSON.parse((await policy(["status", "--json"], { cwd: dir })).stdout);
+    assert.doesNotMatch(after.sections[2].detail, /left-pad/);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

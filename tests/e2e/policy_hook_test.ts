@@ -241,7 +241,7 @@ const AGENT_RUNS: AgentRun[] = [
       (await readJson(join(dir, ".claude/settings.json"))).hooks.PreToolUse[0].hooks[0].command,
     env: (dir) => ({ CLAUDE_PROJECT_DIR: dir }),
     denyReason: CLAUDE_DENY,
-    denied: ["shell", "edit"],
+    denied: ["shell", "edit", "notebook"],
   },
   {
     agent: "vscode",
@@ -249,7 +249,7 @@ const AGENT_RUNS: AgentRun[] = [
       (await readJson(join(dir, ".claude/settings.json"))).hooks.PreToolUse[0].hooks[0].command,
     env: () => ({}),
     denyReason: CLAUDE_DENY,
-    denied: ["shell", "edit", "insert"],
+    denied: ["shell", "edit", "insert", "task"],
   },
   {
     agent: "cursor",
@@ -257,7 +257,7 @@ const AGENT_RUNS: AgentRun[] = [
       (await readJson(join(dir, ".cursor/hooks.json"))).hooks.beforeShellExecution[0].command,
     env: (dir) => ({ CURSOR_PROJECT_DIR: dir }),
     denyReason: (out: AnyJson) => out?.permission === "deny" ? out.agent_message : null,
-    denied: ["shell"],
+    denied: ["shell", "write", "edit", "apply_patch"],
   },
   {
     agent: "gemini",
@@ -274,7 +274,7 @@ const AGENT_RUNS: AgentRun[] = [
     env: () => ({}),
     denyReason: (out: AnyJson) =>
       out?.permissionDecision === "deny" ? out.permissionDecisionReason : null,
-    denied: ["shell", "edit", "write"],
+    denied: ["shell", "edit", "write", "apply_patch", "insert"],
   },
   {
     agent: "codex",
@@ -339,6 +339,32 @@ Deno.test("every agent's registered hook denies pip install pycrypto and manifes
         }
       });
     }
+    await t.step(
+      "the gate's own files: Claude's Edit and Cursor's Delete of .policy.toml",
+      async () => {
+        for (
+          const [run, name] of [[AGENT_RUNS[0], "policy_edit"], [
+            AGENT_RUNS[2],
+            "delete_policy",
+          ]] as const
+        ) {
+          const out = await runAgentHook(run, dir, path, await payload(run.agent, name, dir));
+          assert.match(
+            run.denyReason(out.json) ?? "",
+            /\.policy\.toml, which configures the dependency policy gate/,
+          );
+        }
+      },
+    );
+    await t.step("Cursor preToolUse: an edit the gate allows is answered allow", async () => {
+      const out = await runAgentHook(
+        AGENT_RUNS[2],
+        dir,
+        path,
+        await payload("cursor", "write_readme", dir),
+      );
+      assert.deepEqual(out.json, { permission: "allow" });
+    });
     assert.equal(
       await Deno.readTextFile(join(dir, "pyproject.toml")),
       PYPROJECT,

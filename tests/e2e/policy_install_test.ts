@@ -66,7 +66,10 @@ Deno.test("policy init --yes is idempotent and keeps foreign hooks and settings"
     assert.deepEqual(settings.permissions, OTHER_SETTINGS.permissions);
     assert.equal(settings.hooks.PreToolUse.length, 2);
     assert.deepEqual(settings.hooks.PreToolUse[0], OTHER_SETTINGS.hooks.PreToolUse[0]);
-    assert.equal(settings.hooks.PreToolUse[1].matcher, "Edit|Write|MultiEdit|Bash|PowerShell");
+    assert.equal(
+      settings.hooks.PreToolUse[1].matcher,
+      "Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell",
+    );
     assert.equal(settings.hooks.PreToolUse[1].hooks[0].command, "policy hook", "portable");
     assert.equal(settings.hooks.SessionStart.length, 1);
     assert.ok(once["CLAUDE.md"]!.startsWith("# Notes\n"));
@@ -310,6 +313,13 @@ Deno.test("init --agents all writes every agent's hooks and MCP server, idempote
     assert.deepEqual(json(".cursor/hooks.json").hooks.beforeShellExecution, [
       { command: "policy hook --agent cursor" },
     ]);
+    assert.deepEqual(
+      json(".cursor/hooks.json").hooks.preToolUse,
+      ["Write", "StrReplace", "Delete", "ApplyPatch", "EditNotebook"].map((matcher) => ({
+        command: "policy hook --agent cursor",
+        matcher,
+      })),
+    );
     assert.deepEqual(json(".cursor/hooks.json").hooks.afterFileEdit, [{ command: "./format.sh" }]);
     assert.equal(json(".gemini/settings.json").theme, "Dracula");
     assert.deepEqual(
@@ -387,7 +397,7 @@ Deno.test("portable hooks: without policy on PATH only .claude/settings.local.js
     assert.doesNotMatch(committed, /\/old\/checkout|policy\.ts/, "old absolute entry replaced");
     const settings = JSON.parse(committed);
     assert.deepEqual(settings.hooks.PreToolUse, [{
-      matcher: "Edit|Write|MultiEdit|Bash|PowerShell",
+      matcher: "Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell",
       hooks: [{ type: "command", command: "policy hook", timeout: 30 }],
     }]);
     const local = JSON.parse(await Deno.readTextFile(join(dir, ".claude/settings.local.json")));

@@ -6,11 +6,12 @@ import { startTestServer } from "../helpers/server.ts";
 
 const ask = (project: string) => ({ headers: { "x-policy-project": project } });
 
-Deno.test("approval requests answer 202, run local_file after the response and get approved by the reload", async () => {
+Deno.test("an approval request answers 202, changes nothing, and waits for an operator's approval", async () => {
   const server = await startTestServer();
   try {
     const health = await call(server.url, "GET", "/api/v1/health");
     assert.equal(health.body.proposer, "local_file");
+    const before = await Deno.readTextFile(server.registryPath);
     const first = await call(server.url, "POST", "/api/v1/approval-requests", {
       json: { package: "Left_Pad", rationale: "string padding for the report export" },
       ...ask("web"),
@@ -19,13 +20,22 @@ Deno.test("approval requests answer 202, run local_file after the response and g
     assert.equal(first.body.package, "left-pad");
     assert.equal(first.body.status, "PENDING_REVIEW");
     assert.equal(typeof first.body.id, "number");
+    assert.equal(first.body.message, `filed for review (id ${first.body.id}); not approved yet`);
     const outcome = await waitForProposal(server.url, first.body.id);
-    assert.equal(outcome.proposal_status, "applied", outcome.proposal_detail);
+    assert.equal(outcome.proposal_status, "queued", outcome.proposal_detail);
+    assert.match(outcome.proposal_detail, /runs only when an operator approves/);
+    assert.equal(await Deno.readTextFile(server.registryPath), before, "the file is unchanged");
     const registry = await call(server.url, "GET", "/api/v1/registry");
-    assert.equal(
-      registry.body.packages.find((p: { name: string }) => p.name === "left-pad")?.status,
-      "approved",
-    );
+    assert.ok(!registry.body.packages.some((p: { name: string }) => p.name === "left-pad"));
+    const pending = await call(server.url, "GET", "/api/v1/approval-requests", ask("web"));
+    assert.deepEqual(pending.body.items.map((i: { package: string }) => i.package), ["left-pad"]);
+
+    // The operator approves (what the workshop's Approve and `policy approve` send).
+    const approve = await call(server.url, "POST", "/api/v1/registry/proposals", {
+      json: { rule: { name: "left-pad", status: "approved", reason: "reviewed: report export" } },
+    });
+    assert.equal(approve.status, 200);
+    assert.equal(approve.body.result.status, "applied", approve.body.result.detail);
     const approved = await call(
       server.url,
       "GET",
@@ -33,7 +43,50 @@ Deno.test("approval requests answer 202, run local_file after the response and g
       ask("web"),
     );
     assert.deepEqual(approved.body.items.map((i: { package: string }) => i.package), ["left-pad"]);
+    const stored = await call(server.url, "GET", `/api/v1/approval-requests/${first.body.id}`);
+    assert.equal(stored.body.status, "APPROVED");
     assert.match(await Deno.readTextFile(server.registryPath), /name: left-pad/);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a reload approves pending requests only for packages the new rule allows", async () => {
+  const server = await startTestServer();
+  try {
+    const file = (pkg: string) =>
+      call(server.url, "POST", "/api/v1/approval-requests", {
+        json: { package: pkg, rationale: "needed for the migration" },
+      });
+    const status = async (id: number) =>
+      (await call(server.url, "GET", `/api/v1/approval-requests/${id}`)).body.status;
+    const propose = async (name: string, rule: Record<string, string>) => {
+      const res = await call(server.url, "POST", "/api/v1/registry/proposals", {
+        json: { rule: { name, reason: "operator decision", ...rule } },
+      });
+      assert.equal(res.body.result.status, "applied", res.body.result.detail);
+    };
+    // pycrypto is banned in the example registry: its request must never flip (issue #34).
+    const banned = (await file("pycrypto")).body.id;
+    const later = (await file("oldcrypt")).body.id;
+    const constrained = (await file("newcrypt")).body.id;
+    await waitForProposal(server.url, constrained);
+
+    await propose("oldcrypt", { status: "banned" });
+    assert.equal(
+      await status(banned),
+      "PENDING_REVIEW",
+      "a banned package's request stays pending",
+    );
+    assert.equal(await status(later), "PENDING_REVIEW", "banning does not approve");
+    await propose("oldcrypt", { status: "deprecated", replacement: "cryptography" });
+    assert.equal(await status(later), "PENDING_REVIEW", "deprecating does not approve");
+    await propose("newcrypt", { status: "version-constrained", min_version: "2.0" });
+    assert.equal(await status(constrained), "APPROVED");
+    assert.equal(await status(banned), "PENDING_REVIEW");
+    await propose("oldcrypt", { status: "approved" });
+    assert.equal(await status(later), "APPROVED");
+    assert.equal(await status(banned), "PENDING_REVIEW");
   } finally {
     await server.close();
   }

@@ -4,6 +4,7 @@ import { readExampleRegistry } from "../../src/registry/example.ts";
 import { call, mergedPullRequest, signedDelivery, waitForProposal } from "../helpers/approvals.ts";
 import { startFakeGithub } from "../helpers/fake_github.ts";
 import { createBareRemote, git } from "../helpers/git_fixture.ts";
+import { lineDiff } from "../helpers/line_diff.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 const SECRET = "merge-webhook-secret";
@@ -49,10 +50,14 @@ Deno.test("github proposer: PR, amend, push failure, then the merge webhook appr
       assert.equal(github.pulls[0].head, BRANCH);
       assert.equal(github.pulls[0].base, "main");
       assert.match(github.pulls[0].body, /pads report columns/);
-      assert.match(
-        await remote.show(BRANCH, "registry/registry.yaml"),
-        /- name: left-pad\n\s+status: approved/,
-      );
+      const proposed = await remote.show(BRANCH, "registry/registry.yaml");
+      assert.match(proposed, /- name: left-pad\n\s+status: approved/);
+      // The pull request's diff is the one rule: every other line of the example is kept.
+      const hunks = (await lineDiff(example, proposed)).hunks;
+      assert.equal(hunks.length, 1);
+      assert.deepEqual(hunks[0].removed, []);
+      assert.deepEqual(hunks[0].added.slice(0, 2), ["  - name: left-pad", "    status: approved"]);
+      assert.match(hunks[0].added[2], /^ {4}reason: .*Requested by web: pads report columns/);
       const author = await git(["log", "-1", "--format=%an <%ae>|%s", BRANCH], remote.bare);
       assert.equal(author.trim(), "policy-bot <bot@policy.test>|policy: approved left-pad");
       assert.ok(github.calls.every((c) => c.authorization === `token ${TOKEN}`));

@@ -37,7 +37,7 @@ const registryNames = async (server: TestServer) =>
     headers: { "x-forwarded-user": "alice", "x-forwarded-groups": "policy-admins" },
   })).body.packages.map((p: { name: string }) => p.name);
 
-Deno.test("org mode: a non-operator's approval request is queued, never applied by local_file", async () => {
+Deno.test("org mode: an approval request is queued, never applied by local_file, also an operator's", async () => {
   await withServer({ env: { AUTH_ENABLED: "true", AUTH_BACKEND: "header" } }, async (server) => {
     const mallory = { "x-forwarded-user": "mallory", "x-forwarded-groups": "devs" };
     const before = await call(server.url, "GET", "/api/v1/evaluate?package=left-pad", {
@@ -64,12 +64,19 @@ Deno.test("org mode: a non-operator's approval request is queued, never applied 
       "the request waits in the review queue",
     );
 
+    // An operator's own request is a request too (SPEC §17.1); the operator's approval applies.
     const alice = { "x-forwarded-user": "alice", "x-forwarded-groups": "policy-admins" };
     const operator = await call(server.url, "POST", "/api/v1/approval-requests", {
       json: { package: "right-pad", rationale: "operator adds it" },
       headers: alice,
     });
-    assert.equal((await waitForProposal(server.url, operator.body.id)).proposal_status, "applied");
+    assert.equal((await waitForProposal(server.url, operator.body.id)).proposal_status, "queued");
+    assert.ok(!(await registryNames(server)).includes("right-pad"));
+    const approved = await call(server.url, "POST", "/api/v1/registry/proposals", {
+      json: { rule: { name: "right-pad", status: "approved", reason: "reviewed" } },
+      headers: alice,
+    });
+    assert.equal(approved.body.result.status, "applied", approved.body.result.detail);
     assert.ok((await registryNames(server)).includes("right-pad"));
   });
 });

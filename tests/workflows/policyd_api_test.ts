@@ -4,7 +4,7 @@
  * `GET /api/v1/workflows.md`). Keep them realistic: they are what AI
  * assistants read to call policyd correctly.
  */
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { signBody } from "../../src/approvals/webhook.ts";
@@ -99,7 +99,7 @@ Deno.test(
   "request approval for a new package",
   workflow(
     "Request approval for a new package",
-    "File a non-blocking request to add a provisionally allowed package to the registry, then see it in the queue.",
+    "File a non-blocking request to add a provisionally allowed package to the registry, then see it in the queue. The request approves nothing by itself: an operator decides.",
     async () => {
       const app = await workflowApp("request");
       try {
@@ -117,6 +117,10 @@ Deno.test(
         });
         equal(request.status, 202);
         equal(request.json<{ status: string }>().status, "PENDING_REVIEW");
+        match(
+          request.json<{ message: string }>().message,
+          /^filed for review \(id \d+\); not approved yet$/,
+        );
         const list = await client.get("/api/v1/approval-requests", {
           query: { project: "shop-api" },
         });
@@ -136,7 +140,7 @@ Deno.test(
     },
     {
       requires:
-        "nothing beyond a running server; what `proposal_status` says depends on the server's REGISTRY_PROPOSER (`logged` with log_only, shown here)",
+        "nothing beyond a running server; what `proposal_status` says depends on the server's REGISTRY_PROPOSER (`logged` with log_only, shown here; `queued` with local_file or local_git, which wait for an operator; `opened` with github)",
     },
   ),
 );

@@ -12,6 +12,7 @@
 import { hookPayload } from "../generated/validators.js";
 import { resolvePath } from "../os_path.ts";
 import { applyHunks, parsePatch, patchText } from "./apply_patch.ts";
+import { specialToolAction } from "./agent_tools.ts";
 
 import type { Agent } from "./names.ts";
 
@@ -42,6 +43,8 @@ export type ToolAction =
 /** A payload reduced to what the gate needs. */
 export interface NormalizedEvent {
   dialect: Dialect;
+  /** The payload's event name as sent (`PreToolUse`, `preToolUse`, `beforeShellExecution`). */
+  eventName: string;
   event: "pre_tool" | "session_start" | "other";
   /** For `pre_tool`: what the tool would do, or null for tools we ignore. */
   action: ToolAction | null;
@@ -194,6 +197,7 @@ function patchChanges(patch: string, cwd: string | null): FileChange[] {
   for (const op of parsePatch(patch)) {
     const path = absolute(op.path, cwd);
     if (op.kind === "add") changes.push({ path, after: () => op.content });
+    if (op.kind === "delete") changes.push({ path, after: () => "" }); // adds nothing; may be guarded
     if (op.kind === "update") {
       const apply = (current: string | null) =>
         current === null ? null : applyHunks(current, op.hunks);
@@ -207,11 +211,20 @@ function patchChanges(patch: string, cwd: string | null): FileChange[] {
   return changes;
 }
 
-function toolAction(tool: string, input: Json, cwd: string | null): ToolAction | null {
+function toolAction(
+  tool: string,
+  input: Json,
+  cwd: string | null,
+  raw: unknown,
+): ToolAction | null {
   const lower = tool.toLowerCase();
+  const special = specialToolAction(tool, input, cwd);
+  if (special !== undefined) return special;
   const command = pick(input, "command", "cmd", "commandLine");
-  const patch = patchText(command) ?? patchText(input.patch) ?? patchText(input.input);
-  if (lower === "apply_patch" || patch !== null) {
+  // Copilot's apply_patch sends the raw patch text as toolArgs
+  const patch = patchText(command) ?? patchText(input.patch) ?? patchText(input.input) ??
+    patchText(raw);
+  if (lower === "apply_patch" || lower === "applypatch" || patch !== null) {
     return patch === null ? null : { kind: "files", changes: patchChanges(patch, cwd) };
   }
   if (SHELL_TOOLS.has(lower) || (lower === "" && command !== undefined)) {
@@ -255,13 +268,15 @@ export function normalizePayload(raw: unknown, agent: Agent): NormalizedEvent | 
   const model = str(p.model) ?? (obj(p.model).id as string | undefined ?? null);
   const lower = eventName.toLowerCase();
   if (SESSION_START.has(lower)) {
-    return { dialect, event: "session_start", action: null, cwd, model };
+    return { dialect, eventName, event: "session_start", action: null, cwd, model };
   }
-  if (!PRE_TOOL.has(lower)) return { dialect, event: "other", action: null, cwd, model };
+  if (!PRE_TOOL.has(lower)) {
+    return { dialect, eventName, event: "other", action: null, cwd, model };
+  }
   const tool = str(p.tool_name) ?? str(p.toolName) ?? "";
-  const input = obj(p.tool_input ?? p.toolInput ?? p.toolArgs ?? p.tool_args);
+  const args = p.tool_input ?? p.toolInput ?? p.toolArgs ?? p.tool_args;
   const action = lower === "beforeshellexecution"
     ? (str(p.command) ? { kind: "shell" as const, command: p.command as string } : null)
-    : toolAction(tool, input, cwd);
-  return { dialect, event: "pre_tool", action, cwd, model };
+    : toolAction(tool, obj(args), cwd, args);
+  return { dialect, eventName, event: "pre_tool", action, cwd, model };
 }

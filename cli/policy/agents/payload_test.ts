@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { normalizePayload } from "./payload.ts";
 import type { Agent, NormalizedEvent } from "./payload.ts";
-import { preToolAnswer, sessionStartAnswer } from "./answer.ts";
+import { decisionAnswer, preToolAnswer, sessionStartAnswer } from "./answer.ts";
 
 const CWD = "/work/demo";
 const PYPROJECT = `[project]\nname = "demo"\ndependencies = [\n    "requests>=2.31",\n]\n`;
@@ -122,6 +122,19 @@ Deno.test("preToolAnswer() words a deny in each agent's format and never says al
     assert.ok(!(preToolAnswer(agent, context) ?? "").includes("allow"), agent);
   }
   assert.equal(preToolAnswer("cursor", context), null);
+  // Cursor's preToolUse blocks every tool when the hook prints nothing
+  assert.deepEqual(JSON.parse(preToolAnswer("cursor", { kind: "allow" }, "preToolUse")!), {
+    permission: "allow",
+  });
+  assert.equal(preToolAnswer("cursor", { kind: "allow" }, "beforeShellExecution"), null);
+  const warn = { kind: "warn" as const, message: "could not read" };
+  assert.equal(JSON.parse(preToolAnswer("claude", warn)!).systemMessage, "could not read");
+  assert.equal(JSON.parse(preToolAnswer("cursor", warn)!).permission, "ask");
+  assert.equal(JSON.parse(preToolAnswer("gemini", warn)!).systemMessage, "could not read");
+  const warned = (dialect: "copilot" | "claude") =>
+    JSON.parse(decisionAnswer({ dialect, eventName: "preToolUse" }, ["warn", "could not read"])!);
+  assert.equal(warned("copilot").permissionDecision, "deny");
+  assert.equal(warned("claude").systemMessage, "could not read");
   assert.equal(sessionStartAnswer("gemini", "x"), null);
   assert.match(sessionStartAnswer("claude", "x")!, /"hookEventName":"SessionStart"/);
 });

@@ -1,416 +1,79 @@
 /**
- * Python package installs inside a shell command line: what an agent's shell
- * tool is about to install (`pip install`, `uv add`, `poetry add`, …).
- *
- * The command is split into words with npm `shell-quote`, so quoted text
- * (`echo 'pip install x'`) is one word and never looks like an install.
- * Pure: files named by `-r` are read through the injected reader.
+ * What an agent's shell command would do to a project's dependencies: the packages it installs
+ * (`pip install`, `uv add`, `poetry run pip install`, …), the manifests it writes (`echo … >>
+ * requirements.txt`, heredocs, `sed -i`), the package indexes it points installers at, the
+ * gate files it touches, the approvals it would give itself, and what it cannot read. Pure:
+ * files are read through the injected reader. Words: `shell_words.ts`; installers:
+ * `shell_installers.ts`; requirements: `shell_requirements.ts`; writes: `shell_writes.ts`.
  *
  * @module
  */
 
-import { parse as parseShell } from "shell-quote";
-import type { ParseEntry } from "shell-quote";
-import { basename, isAbsolute, resolve } from "node:path";
-import { normalizeName } from "../../../src/core/names.ts";
-import { pinnedVersion, requirementName } from "../pyproject.ts";
+import { isAbsolute, resolve } from "node:path";
+import { pinnedVersion } from "../pyproject.ts";
 import { requirementsFileEntries } from "./manifests.ts";
+import { shellCommands } from "./shell_words.ts";
+import type { ShellCommand, Variables } from "./shell_words.ts";
+import { installOf, program, stripPrefix } from "./shell_installers.ts";
+import type { Install } from "./shell_installers.ts";
+import { editable, isUnresolved, requested } from "./shell_requirements.ts";
+import type { RequestedPackage } from "./shell_requirements.ts";
+import { FILE_OPTIONS, INDEX_OPTIONS, INDEX_VARIABLES, PACKAGE_OPTIONS } from "./shell_options.ts";
+import { writesOf } from "./shell_writes.ts";
+import { indirectLines } from "./shell_indirect.ts";
+import type { FileChange } from "./payload.ts";
 
-/** One package a command would install. */
-export interface RequestedPackage {
-  /** Normalised name. */
-  name: string;
-  /** The requirement as written (`pycrypto==2.6.1`, `django@^4.2`). */
-  spec: string;
-  /** Concrete version to evaluate, or null. */
-  version: string | null;
-}
+export type { RequestedPackage } from "./shell_requirements.ts";
 
 /** Reads a text file; null when it cannot be read. */
 export type ReadText = (path: string) => string | null;
 
-/** Operators that end one simple command. */
-const SEPARATORS = new Set(["&&", "||", ";", ";;", "|", "|&", "&", "(", ")"]);
-/** Wrappers that run the rest of the words as a command. */
-const WRAPPERS = new Set(["sudo", "env", "command", "exec", "nohup", "time", "nice", "builtin"]);
-/** Shells whose `-c` argument is itself a command line. */
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell"]);
-
-/** Options that take a value, per installer (everything else is a flag or `--opt=value`). */
-const PIP_VALUES = new Set([
-  "-c",
-  "--constraint",
-  "-e",
-  "--editable",
-  "-t",
-  "--target",
-  "--platform",
-  "--python-version",
-  "--implementation",
-  "--abi",
-  "--root",
-  "--prefix",
-  "--src",
-  "--upgrade-strategy",
-  "-C",
-  "--config-settings",
-  "--global-option",
-  "--no-binary",
-  "--only-binary",
-  "--progress-bar",
-  "--root-user-action",
-  "--report",
-  "-i",
-  "--index-url",
-  "--extra-index-url",
-  "-f",
-  "--find-links",
-  "--log",
-  "--proxy",
-  "--retries",
-  "--timeout",
-  "--exists-action",
-  "--trusted-host",
-  "--cert",
-  "--client-cert",
-  "--cache-dir",
-  "--python",
-  "-p",
-  "--keyring-provider",
-  "--index-strategy",
-  "--resolution",
-  "--prerelease",
-  "--exclude-newer",
-  "--link-mode",
-  "--compile-bytecode",
-  "--group",
-  "--extra",
-  "--override",
-  "--build-constraint",
-  "--directory",
-  "--project",
-  "--config-file",
-  "--default-index",
-  "--index",
-  "--target",
-]);
-const UV_ADD_VALUES = new Set([
-  ...PIP_VALUES,
-  "--optional",
-  "--package",
-  "--bounds",
-  "--branch",
-  "--tag",
-  "--rev",
-  "--marker",
-  "-m",
-  "--script",
-]);
-const POETRY_VALUES = new Set([
-  "-G",
-  "--group",
-  "-E",
-  "--extras",
-  "--source",
-  "--python",
-  "--platform",
-  "--markers",
-  "-C",
-  "--directory",
-  "-P",
-  "--project",
-]);
-const PDM_VALUES = new Set([
-  "-G",
-  "--group",
-  "-e",
-  "--editable",
-  "-p",
-  "--project",
-  "-L",
-  "--lockfile",
-  "-k",
-  "--skip",
-  "--venv",
-  "--update-strategy",
-]);
-const PIPX_VALUES = new Set([
-  "--python",
-  "--pip-args",
-  "--index-url",
-  "--suffix",
-  "--preinstall",
-  "--backend",
-  "--fetch-python",
-]);
-const UV_TOOL_VALUES = new Set([...PIP_VALUES, "--from", "--with", "--with-editable"]);
-
-/** Options whose value is a requirements file to read. */
-const FILE_OPTIONS = new Set(["-r", "--requirement", "--requirements", "--with-requirements"]);
-/** Options whose value is itself a requirement (`uv tool install --with x --from y`, `pipx run --spec`). */
-const PACKAGE_OPTIONS = new Set(["--with", "--from", "--spec"]);
-
-/**
- * Replaces newlines outside quotes with `;`, so every line is its own
- * command (shell-quote would otherwise join them), and joins `\`-continued lines.
- */
-export function splitLines(command: string): string {
-  let out = "";
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i];
-    if (quote === null && ch === "\\" && command[i + 1] === "\n") {
-      i++;
-      out += " ";
-      continue;
-    }
-    if (ch === "\\" && quote !== "'" && i + 1 < command.length) {
-      out += ch + command[++i];
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      if (quote === null) quote = ch;
-      else if (quote === ch) quote = null;
-    }
-    out += quote === null && ch === "\n" ? " ; " : ch;
-  }
-  return out;
+/** Everything the gate needs to know about one command line. */
+export interface ShellReading {
+  /** Packages installed, in order. */
+  packages: RequestedPackage[];
+  /** Manifests written, on a copy (their additions are gated like an edit). */
+  changes: FileChange[];
+  /** Paths written, moved or removed. */
+  touched: string[];
+  /** Package index URLs installers are pointed at (options, variables, `pip config`). */
+  indexes: string[];
+  /** Commands that would approve a package (`policy approve`, a POST to the proposals API). */
+  approvals: string[];
+  /** Commands that would switch the gate off (`policy uninstall`, `git config core.hooksPath`). */
+  disables: string[];
+  /** What could not be read, one phrase each. */
+  problems: string[];
 }
 
-function isRedirect(entry: ParseEntry): boolean {
-  return typeof entry === "object" && "op" in entry && entry.op !== "glob" &&
-    /^(<|>|>>|>&|<&|<\(|>\||&>|&>>)$/.test(entry.op);
-}
-
-/** One simple command: its words and the file its standard input comes from, if any. */
-interface SimpleCommand {
-  words: string[];
-  /** `< FILE`, or the file of `cat FILE |` before it in a pipeline. */
-  stdin: string | null;
-}
-
-function parseCommands(command: string): SimpleCommand[] {
-  const entries = parseShell(splitLines(command), (key) => `$${key}`);
-  let current: SimpleCommand = { words: [], stdin: null };
-  const commands: SimpleCommand[] = [current];
-  const outer: SimpleCommand[] = []; // commands suspended by an open `$(`
-  const start = (stdin: string | null = null) => {
-    current = { words: [], stdin };
-    commands.push(current);
-  };
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    const words = current.words;
-    if (typeof entry === "string") {
-      words.push(entry);
-    } else if ("comment" in entry) {
-      continue;
-    } else if (entry.op === "glob") {
-      words.push((entry as { pattern: string }).pattern);
-    } else if (isRedirect(entry)) {
-      if (/^\d$/.test(words[words.length - 1] ?? "")) words.pop(); // the fd of `2>&1`
-      const target = entries[++i]; // the redirect target
-      if (entry.op === "<" && typeof target === "string") current.stdin = target;
-    } else if (entry.op === "(" && words[words.length - 1]?.endsWith("$")) {
-      words[words.length - 1] += "(…)";
-      outer.push(current);
-      start();
-    } else if (entry.op === ")" && outer.length > 0) {
-      current = outer.pop()!;
-    } else if (SEPARATORS.has(entry.op)) {
-      // `cat FILE | xargs …`: the file becomes the next command's standard input
-      const piped = entry.op === "|" && program(words[0] ?? "") === "cat" && words.length === 2
-        ? words[1]
-        : null;
-      start(piped);
-    }
-  }
-  return commands.filter((c) => c.words.length > 0);
-}
-
-/**
- * The simple commands of a command line, each a list of words. A command
- * substitution `$(…)` is one opaque word (`$(…)`, never a package name) of the
- * command around it, and its own commands are listed too.
- */
-export function simpleCommands(command: string): string[][] {
-  return parseCommands(command).map((c) => c.words);
-}
-
-/** xargs options that take a value (`-a FILE` names the argument file). */
+const HTTP_CLIENTS = new Set(["curl", "wget", "http", "https", "xh", "httpie"]);
 const XARGS_VALUES = /^-[aIiLlnPsdEe]$/;
 
-/**
- * `xargs [options] CMD …` runs CMD with the words of its input (standard input,
- * or `-a FILE`) appended: for an installer those words are requirements, read
- * here as a requirements file (`-r FILE`). Other commands are returned as they are.
- */
-function unwrapXargs({ words, stdin }: SimpleCommand): string[] {
-  if (program(words[0]) !== "xargs") return words;
-  let input = stdin;
-  let i = 1;
-  while (i < words.length && words[i].startsWith("-")) {
-    const option = words[i];
-    if (XARGS_VALUES.test(option)) {
-      if (option === "-a") input = words[i + 1] ?? input;
-      i += 2;
-    } else {
-      if (option.startsWith("--arg-file=")) input = option.slice("--arg-file=".length);
-      i++;
-    }
-  }
-  const rest = words.slice(i);
-  return input === null ? rest : [...rest, "-r", input];
+interface State {
+  cwd: string;
+  read: ReadText;
+  depth: number;
+  out: ShellReading;
 }
 
-function stripPrefix(words: string[]): string[] {
-  let i = 0;
-  while (i < words.length) {
-    const word = words[i];
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) i++;
-    else if (WRAPPERS.has(word)) {
-      i++;
-      while (i < words.length && words[i].startsWith("-")) {
-        // sudo -u USER / -g GROUP, nice -n N take a value
-        i += /^-[ugCnhp]$/.test(words[i]) && word !== "env" ? 2 : 1;
-      }
-    } else break;
-  }
-  return words.slice(i);
+function pathIn(cwd: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-function program(word: string): string {
-  return basename(word).replace(/\.exe$/i, "").toLowerCase();
-}
-
-/** Words after the install subcommand, or null when this is not an install. */
-/**
- * How an installer's positional words are read: all requirements (`pip install a b`), only the
- * first one, after which the tool's own arguments follow (`uvx ruff check .`), or none
- * (`uv run --with x script.py`).
- */
-type Positionals = "all" | "first" | "none";
-
-/** The words an installer or runner reads, or null when this is neither. */
-interface InstallWords {
-  args: string[];
-  values: Set<string>;
-  positional: Positionals;
-}
-
-function runner(args: string[], values: Set<string>, named: string[]): InstallWords {
-  // `--from X` / `--spec X` names the package; the first positional is then a command name
-  const positional = args.some((w) => named.some((n) => w === n || w.startsWith(`${n}=`)))
-    ? "none"
-    : "first";
-  return { args, values, positional };
-}
-
-function installArgs(words: string[]): InstallWords | null {
-  const [first, ...rest] = words;
-  const prog = program(first);
-  if (/^pip(\d+(\.\d+)?)?$/.test(prog)) {
-    return rest[0] === "install"
-      ? { args: rest.slice(1), values: PIP_VALUES, positional: "all" }
-      : null;
-  }
-  if (/^(python|py)(\d+(\.\d+)?)?$/.test(prog)) {
-    const m = rest.indexOf("-m");
-    if (m < 0 || rest[m + 1] !== "pip") return null;
-    return rest[m + 2] === "install"
-      ? { args: rest.slice(m + 3), values: PIP_VALUES, positional: "all" }
-      : null;
-  }
-  if (prog === "uv") {
-    const sub = rest.filter((w) => !w.startsWith("-"));
-    const at = (name: string) => rest.indexOf(name);
-    const all = (args: string[], values: Set<string>): InstallWords => ({
-      args,
-      values,
-      positional: "all",
-    });
-    if (sub[0] === "add") return all(rest.slice(at("add") + 1), UV_ADD_VALUES);
-    if (sub[0] === "pip" && sub[1] === "install") {
-      return all(rest.slice(at("install") + 1), PIP_VALUES);
-    }
-    if (sub[0] === "tool" && sub[1] === "install") {
-      return all(rest.slice(at("install") + 1), UV_TOOL_VALUES);
-    }
-    if (sub[0] === "tool" && sub[1] === "run") {
-      return runner(rest.slice(at("run") + 1), UV_TOOL_VALUES, ["--from"]);
-    }
-    if (sub[0] === "run") {
-      return { args: rest.slice(at("run") + 1), values: UV_TOOL_VALUES, positional: "none" };
-    }
-    return null;
-  }
-  if (prog === "uvx") return runner(rest, UV_TOOL_VALUES, ["--from"]);
-  if (prog === "poetry" && rest[0] === "add") {
-    return { args: rest.slice(1), values: POETRY_VALUES, positional: "all" };
-  }
-  if (prog === "pdm" && rest[0] === "add") {
-    return { args: rest.slice(1), values: PDM_VALUES, positional: "all" };
-  }
-  if (prog === "pipx" && rest[0] === "install") {
-    return { args: rest.slice(1), values: PIPX_VALUES, positional: "all" };
-  }
-  if (prog === "pipx" && rest[0] === "run") return runner(rest.slice(1), PIPX_VALUES, ["--spec"]);
-  return null;
-}
-
-/** A local path, archive or URL rather than a package name. */
-function isLocalOrUrl(word: string): boolean {
-  return /^(\.{1,2}($|\/)|\/|~|[A-Za-z]:\\)/.test(word) || /:\/\//.test(word) ||
-    /\.(whl|zip|tar\.gz|tgz|tar\.bz2)$/i.test(word) || word.startsWith("$");
-}
-
-/** `name@^1.2` (Poetry, uv tool, pipx) → name and constraint; PEP 508 `name @ url` stays. */
-function requested(word: string): RequestedPackage | null {
-  const spec = word.trim();
-  const direct = /^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*@\s*\S+:\/\//.exec(spec);
-  if (direct) return { name: normalizeName(direct[1]), spec, version: null }; // PEP 508 `name @ url`
-  if (spec === "" || isLocalOrUrl(spec)) return null;
-  const at = /^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)@([^/:]*)$/.exec(spec);
-  if (at) {
-    const name = requirementName(at[1]);
-    if (name === null) return null;
-    const constraint = at[2] === "latest" ? "" : at[2];
-    return {
-      name: normalizeName(name),
-      spec,
-      version: constraint ? pinnedVersion(constraint) : null,
-    };
-  }
-  const name = requirementName(spec);
-  if (name === null) return null;
-  return { name: normalizeName(name), spec, version: pinnedVersion(spec) };
-}
-
-function fromFile(path: string, read: ReadText, seen: Set<string>): RequestedPackage[] {
-  if (seen.has(path) || seen.size > 20) return [];
+function fromFile(path: string, state: State, seen = new Set<string>()): void {
+  if (seen.has(path) || seen.size > 20) return;
   seen.add(path);
-  const text = read(path);
-  if (text === null) return [];
-  const found: RequestedPackage[] = [];
+  const text = state.read(path);
+  if (text === null) return;
   const entries = requirementsFileEntries(text);
   for (const [name, spec] of entries.packages) {
-    found.push({ name, spec, version: pinnedVersion(spec) });
+    state.out.packages.push({ name, spec, version: pinnedVersion(spec) });
   }
-  for (const nested of entries.files) {
-    found.push(...fromFile(resolve(path, "..", nested), read, seen));
-  }
-  return found;
+  for (const nested of entries.files) fromFile(resolve(path, "..", nested), state, seen);
 }
 
-/**
- * The option a word names and its inline value: `--opt=value`, `-rFILE`, `-r=FILE`, or a
- * cluster of short flags ending in one that takes a value (`-Ur FILE`, `-qrFILE`), which
- * pip (optparse), uv (clap), Poetry and PDM all accept.
- */
-function optionOf(
-  word: string,
-  takesValue: (option: string) => boolean,
-): { option: string; inline: string | null } {
+/** The option a word names and its inline value (`--opt=v`, `-rFILE`, `-Ur FILE`). */
+function optionOf(word: string, takesValue: (o: string) => boolean) {
   const eq = word.indexOf("=");
   if (word.startsWith("--")) {
     return eq > 0
@@ -426,14 +89,26 @@ function optionOf(
   return { option: word, inline: null };
 }
 
-function packagesOfInstall(
-  { args, values, positional }: InstallWords,
-  cwd: string,
-  read: ReadText,
-): RequestedPackage[] {
-  const found: RequestedPackage[] = [];
-  const takesValue = (option: string) =>
-    FILE_OPTIONS.has(option) || PACKAGE_OPTIONS.has(option) || values.has(option);
+function readInstall(install: Install, cwd: string, state: State): void {
+  const { args, values, positional } = install;
+  const out = state.out;
+  const takesValue = (o: string) => FILE_OPTIONS.has(o) || PACKAGE_OPTIONS.has(o) || values.has(o);
+  const add = (word: string) => {
+    if (isUnresolved(word) && !/@\s*\S+:\/\//.test(word) && !/^\$\w+\/|^\$\{\w+\}\//.test(word)) {
+      // `name==$VERSION`: the name is read, the version is not
+      const named = /^([A-Za-z0-9][A-Za-z0-9._-]*(\[[^\]$]*\])?)\s*(===?|~=|!=|<=?|>=?|@)/.exec(
+        word,
+      );
+      if (named) out.packages.push({ ...requested(named[1])!, spec: word });
+      else out.problems.push(`cannot tell which package \`${word}\` names`);
+      return;
+    }
+    const pkg = requested(word);
+    if (pkg) out.packages.push(pkg);
+  };
+  const directory = args.findIndex((w) => w === "--directory" || w === "--project");
+  const where = directory >= 0 && args[directory + 1] ? pathIn(cwd, args[directory + 1]) : cwd;
+  let seenPositional = false;
   for (let i = 0; i < args.length; i++) {
     const word = args[i];
     if (word === "--") continue;
@@ -443,65 +118,168 @@ function packagesOfInstall(
       const value = inline ?? args[++i];
       if (value === undefined) break;
       if (FILE_OPTIONS.has(option)) {
-        found.push(...fromFile(isAbsolute(value) ? value : resolve(cwd, value), read, new Set()));
+        if (isUnresolved(value)) out.problems.push(`cannot tell which file \`${value}\` is`);
+        else fromFile(pathIn(where, value), state);
       } else if (PACKAGE_OPTIONS.has(option)) {
-        for (const part of value.split(",")) {
-          const pkg = requested(part);
-          if (pkg) found.push(pkg);
-        }
+        for (const part of value.split(",")) add(part);
+      } else if (option === "-e" || option === "--editable") {
+        const pkg = editable(value);
+        if (pkg) out.packages.push(pkg);
+      } else if (INDEX_OPTIONS.has(option)) {
+        out.indexes.push(value.replace(/^[\w.-]+=(?=[a-z][a-z0-9+.-]*:\/\/)/i, "")); // uv `name=url`
+      } else if (option === "--pip-args") {
+        const inner = shellCommands(`pip install ${value}`)[0];
+        if (inner) readInstall(installOf(inner.words)!, cwd, state);
       }
       continue;
     }
-    if (positional === "none") continue;
-    const pkg = requested(word);
-    if (pkg) found.push(pkg);
-    if (positional === "first") break; // the rest are the tool's own arguments
+    if (positional === "none" || (positional === "first" && seenPositional)) continue;
+    seenPositional = true;
+    if (positional === "files") fromFile(pathIn(where, word), state);
+    else add(word);
   }
-  return found;
 }
 
-/** A `cd DIR` command's new directory, or null for other commands. */
-function cdTarget(words: string[], cwd: string): string | null {
-  if (program(words[0]) !== "cd" && words[0] !== "Set-Location" && words[0] !== "pushd") {
-    return null;
+/** `xargs CMD` reads its arguments from standard input or `-a FILE`: CMD -r FILE, or the words. */
+function unwrapXargs(command: ShellCommand, words: string[]): string[] {
+  if (program(words[0]) !== "xargs") return words;
+  let file = command.stdin;
+  let i = 1;
+  while (i < words.length && words[i].startsWith("-")) {
+    if (XARGS_VALUES.test(words[i])) {
+      if (words[i] === "-a") file = words[i + 1] ?? file;
+      i += 2;
+    } else {
+      if (words[i].startsWith("--arg-file=")) file = words[i].slice("--arg-file=".length);
+      i++;
+    }
   }
-  const dir = words.slice(1).find((w) => !w.startsWith("-"));
-  if (dir === undefined || dir.startsWith("$") || dir.startsWith("~")) return cwd;
-  return isAbsolute(dir) ? dir : resolve(cwd, dir);
+  const rest = words.slice(i);
+  if (file !== null) return [...rest, "-r", file];
+  const text = (command.input ?? "").replace(/(^|\s)#.*$/gm, "");
+  return [...rest, ...text.split(/\s+/).filter(Boolean)];
 }
 
-/**
- * Every package the command line would install, in order, following `cd`
- * between commands and `sh -c '…'`. Empty for anything that is not an install.
- */
-export function requestedPackages(
-  command: string,
-  cwd: string,
-  read: ReadText,
-  depth = 0,
-): RequestedPackage[] {
-  const found: RequestedPackage[] = [];
-  let dir = cwd;
-  for (const parsed of parseCommands(command)) {
-    const words = stripPrefix(unwrapXargs({ ...parsed, words: stripPrefix(parsed.words) }));
-    if (words.length === 0) continue;
-    const moved = cdTarget(words, dir);
-    if (moved !== null) {
-      dir = moved;
-      continue;
-    }
-    const c = words.findIndex((w, i) => i > 0 && /^(-[A-Za-z]*c|-Command)$/.test(w));
-    if (SHELLS.has(program(words[0])) && c > 0 && words[c + 1] !== undefined && depth < 3) {
-      found.push(...requestedPackages(words[c + 1], dir, read, depth + 1));
-      continue;
-    }
-    const install = installArgs(words);
-    if (install === null) continue;
-    const directory = install.args.findIndex((w) => w === "--directory" || w === "--project");
-    const where = directory >= 0 && install.args[directory + 1]
-      ? resolve(dir, install.args[directory + 1])
-      : dir;
-    found.push(...packagesOfInstall(install, where, read));
+/** A command that would approve: `policy approve …`, or a POST to the proposals API. */
+function approval(words: string[]): boolean {
+  const prog = program(words[0]);
+  if (/^policy(\.ts)?$/.test(prog) || words.some((w) => /(^|\/)policy(\.ts)?$/.test(w))) {
+    const at = words.findIndex((w) => /(^|\/)policy(\.ts)?$/.test(w));
+    if (words.slice(at + 1).some((w) => w === "approve")) return true;
   }
-  return found;
+  if (!HTTP_CLIENTS.has(prog) || !words.some((w) => w.includes("/registry/proposals"))) {
+    return false;
+  }
+  return words.some((w) =>
+    /^(-d|--data.*|--json|-F|--form|--post-data.*|--post-file.*|POST|PUT|PATCH|-XPOST|-XPUT)$/i
+      .test(w) || /^[A-Za-z_]+:?=/.test(w) || /^-X(POST|PUT|PATCH)?$/.test(w)
+  );
+}
+
+/** A command that would switch the gate off: `policy uninstall`, a new git `core.hooksPath`. */
+function switchesGateOff(words: string[]): boolean {
+  const prog = program(words[0]);
+  if (/^policy(\.ts)?$/.test(prog) && words.includes("uninstall")) return true;
+  return prog === "git" && words.some((w) => /^core\.hookspath/i.test(w));
+}
+
+function readWords(command: ShellCommand, raw: string[], state: State): void {
+  const { out, cwd } = state;
+  const first = stripPrefix(raw);
+  const { words, env } = stripPrefix(unwrapXargs(command, first.words));
+  for (const [name, value] of [...first.env, ...env]) {
+    if (INDEX_VARIABLES.has(name)) out.indexes.push(value);
+  }
+  if (words.length === 0) return;
+  const prog = program(words[0]);
+  if (approval(words)) out.approvals.push(words.join(" "));
+  if (switchesGateOff(words)) out.disables.push(words.join(" "));
+  const indirect = indirectLines(command, words, cwd, state.read);
+  if (indirect !== null) {
+    out.problems.push(...indirect.problems);
+    if (state.depth < 3) {
+      for (const line of indirect.lines) readLine(line, { ...state, depth: state.depth + 1 });
+    }
+    return;
+  }
+  if (/^pip\d*(\.\d+)?$/.test(prog) && words[1] === "config" && /index-url/.test(words[3] ?? "")) {
+    out.indexes.push(words[4] ?? "");
+  }
+  if (prog === "poetry" && words[1] === "source" && words[2] === "add") {
+    out.indexes.push(words.slice(3).find((w) => w.includes("://")) ?? "");
+  }
+  let install = installOf(words);
+  if (/^(\$\(|`)/.test(words[0])) out.problems.push(`cannot tell what \`${words[0]}\` runs`);
+  else if (isUnresolved(prog) && words.some((w) => /^(install|add|sync|inject)$/.test(w))) {
+    out.problems.push(`cannot tell which program \`${words[0]}\` runs`);
+    // `$PYTHON -m pip install x`, `$PIP install x`: read as the installer it most likely is
+    install = installOf([words.includes("-m") ? "python" : "pip", ...words.slice(1)]);
+  }
+  if (install === null) return;
+  readInstall(install, cwd, state);
+  if (install.inner?.length) readWords({ ...command, words: install.inner }, install.inner, state);
+}
+
+function readLine(line: string, state: State): void {
+  const vars: Variables = new Map();
+  let commands: ShellCommand[];
+  try {
+    commands = shellCommands(line, vars);
+  } catch (error) {
+    state.out.problems.push(`cannot split the command (${(error as Error).message})`);
+    return;
+  }
+  for (const name of INDEX_VARIABLES) {
+    for (const value of vars.get(name) ?? []) state.out.indexes.push(value);
+  }
+  const overlay = new Map<string, string | null>();
+  const read: ReadText = (path) => overlay.has(path) ? overlay.get(path)! : state.read(path);
+  let cwd = state.cwd;
+  const aliases = new Map<string, string[]>();
+  for (const command of commands) {
+    if (command.words[0] === "alias") {
+      for (
+        const [, name, value] of command.words.slice(1).map((w) => /^([^=]+)=(.*)$/s.exec(w))
+          .filter((m) => m !== null)
+      ) aliases.set(name, value.split(/\s+/).filter(Boolean));
+      continue;
+    }
+    const alias = aliases.get(command.words[0]);
+    if (alias) command.words = [...alias, ...command.words.slice(1)];
+    const words = stripPrefix(command.words).words;
+    const prog = program(words[0]);
+    if (prog === "cd" || prog === "pushd" || words[0] === "Set-Location") {
+      const dir = words.slice(1).find((w) => !w.startsWith("-"));
+      if (dir !== undefined && !isUnresolved(dir) && !dir.startsWith("~")) cwd = pathIn(cwd, dir);
+      continue;
+    }
+    const writes = writesOf(command, cwd, read);
+    state.out.touched.push(...writes.touched);
+    state.out.problems.push(...writes.problems);
+    for (const change of writes.changes) {
+      state.out.changes.push(change);
+      overlay.set(change.path, change.after(read(change.path)));
+    }
+    readWords(command, command.words, { ...state, cwd, read });
+  }
+}
+
+/** Reads one command line run in `cwd` (see {@link ShellReading}). */
+export function readCommand(command: string, cwd: string, read: ReadText): ShellReading {
+  const out: ShellReading = {
+    packages: [],
+    changes: [],
+    touched: [],
+    indexes: [],
+    approvals: [],
+    disables: [],
+    problems: [],
+  };
+  readLine(command, { cwd, read, depth: 0, out });
+  return out;
+}
+
+/** Every package the command line would install, in order (see {@link readCommand}). */
+export function requestedPackages(command: string, cwd: string, read: ReadText) {
+  return readCommand(command, cwd, read).packages;
 }

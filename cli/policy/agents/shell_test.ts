@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { requestedPackages, simpleCommands } from "./shell.ts";
+import { requestedPackages } from "./shell.ts";
+import { simpleCommands } from "./shell_words.ts";
 
 const FILES: Record<string, string> = {
   "/p/sub/req.txt": "requests==2.31.0  # pinned\n-r more.txt\n--index-url https://x/simple\n",
@@ -80,7 +81,7 @@ Deno.test("requestedPackages() ignores quoted text, other commands and local pat
       "pip uninstall pycrypto",
       "uv sync",
       "poetry install",
-      "pip install ./dist/pkg-1.0-py3-none-any.whl . git+https://github.com/a/b",
+      "pip install ./dist/ . ../b",
       "pip install $PACKAGE",
       "# pip install pycrypto",
       "",
@@ -97,10 +98,11 @@ Deno.test("requestedPackages() reads the words after a command substitution and 
     "requests@2.31.0",
     "pycrypto@2.6",
   ]);
+  // in the order they run: a substitution before the command it is part of
   assert.deepEqual(simpleCommands("pip install $(cat a $(cat b)) c"), [
-    ["pip", "install", "$(…)", "c"],
-    ["cat", "a", "$(…)"],
     ["cat", "b"],
+    ["cat", "a", "$(…)"],
+    ["pip", "install", "$(…)", "c"],
   ]);
 });
 

@@ -1,5 +1,6 @@
 /**
  * `policy request-approval PACKAGE --rationale …`: files a review request.
+ * The request approves nothing by itself (SPEC §17.1); an operator decides.
  *
  * @module
  */
@@ -36,7 +37,8 @@ export async function requestApproval(options: RequestApprovalOptions, io: Io): 
   io.stdout(
     options.json
       ? JSON.stringify(receipt, null, 2) + "\n"
-      : `Approval request ${receipt.id} for ${receipt.package} filed (${receipt.status}).\n`,
+      : `${receipt.package}: ${receipt.message}. An operator decides in the ` +
+        `registry workshop; until then the package keeps its current verdict.\n`,
   );
   return EXIT.OK;
 }

@@ -95,7 +95,9 @@ export async function handleSessionStart(
     `Dependency policy of project ${config.project} (policyd at ${config.server_url}):`,
   ];
   for (const r of denied) lines.push(`- ${denialSentence(r)}`);
-  for (const r of provisional) lines.push(`- ${provisionalSentence(r)} It awaits review.`);
+  for (const r of provisional) {
+    lines.push(`- ${provisionalSentence(r)} It is not approved; an operator has to approve it.`);
+  }
   lines.push(
     `Do not add denied packages; prefer the named replacements. To ask for a package to be ` +
       `approved, run: ${requestCommand("<package>")}.`,

@@ -9,14 +9,20 @@
 import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import type { ResolvedConfig } from "../config.ts";
 import { ClientError, ServerUnreachable } from "../exit_codes.ts";
-import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
+import { provisionalSentence, requestCommand } from "../messages.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
+import { isProtectedPath, protectedMessage } from "../agents/protected.ts";
 import { lazyImport } from "../lazy_import.ts";
 import type { FileChange, ToolAction } from "../agents/payload.ts";
-import type { Wanted } from "./gate_readers.ts";
+import type { CommandFindings, Wanted } from "./gate_readers.ts";
+import { approvalMessage, denialMessage, unreadableMessage } from "./gate_messages.ts";
+import { foreignIndexMessage, isPolicyIndex, usesPolicyIndex } from "./gate_index.ts";
 
-/** Internal decision: "deny" blocks; "allow" defers to the user's normal permissions. */
-export type HookDecision = "allow" | "deny";
+/**
+ * Internal decision: "deny" blocks; "allow" defers to the user's normal permissions; "warn"
+ * allows with a warning the agent and the user see.
+ */
+export type HookDecision = "allow" | "deny" | "warn";
 
 /** What the gate needs besides config. */
 export interface GateDeps {
@@ -24,6 +30,8 @@ export interface GateDeps {
   client: Pick<ApiClient, "evaluateBatch" | "requestApproval"> | ClientError;
   /** Reads a text file; null when it does not exist. */
   readFile(path: string): string | null;
+  /** The agent's environment (index variables); none when absent. */
+  env?: (name: string) => string | undefined;
 }
 
 const MAX_CONTEXT = 9_500;
@@ -38,8 +46,13 @@ export function unavailableMessage(config: ResolvedConfig, error: ClientError): 
   const what = error instanceof ServerUnreachable
     ? `the policy server is unreachable at ${config.server_url}`
     : `the policy server at ${config.server_url} could not answer (${error.message})`;
+  // The cached registry may already have denied some packages (api_client.ts, offline rules).
+  const offline = error instanceof ServerUnreachable
+    ? /decided offline from registry version .*$/.exec(error.detail)?.[0]
+    : undefined;
   return `Dependency policy could not be checked: ${what}. fail_open is false for this ` +
-    `project (.policy.toml), so dependency changes are blocked until the server answers.`;
+    `project (.policy.toml), so dependency changes are blocked until the server answers.` +
+    (offline ? ` Registry rules ${offline}.` : "");
 }
 
 /** Outcome of one batch evaluation. */
@@ -67,6 +80,25 @@ export async function evaluateWanted(
   }
 }
 
+/** Findings that deny before any evaluation: the gate's own files, approvals, other indexes. */
+function preliminary(
+  found: CommandFindings,
+  cwd: string,
+  config: ResolvedConfig,
+  deps: GateDeps,
+): string | null {
+  const guarded = [...found.touched.filter(isProtectedPath), ...found.disables];
+  if (guarded.length) return protectedMessage(guarded);
+  if (found.approvals.length) return approvalMessage(found.approvals);
+  const foreign = found.indexes.filter((url) => !isPolicyIndex(url, config.server_url));
+  if (
+    foreign.length &&
+    (usesPolicyIndex(config.root, config.server_url, deps.readFile, deps.env) ||
+      (cwd !== config.root && usesPolicyIndex(cwd, config.server_url, deps.readFile)))
+  ) return foreignIndexMessage(foreign, config.server_url);
+  return null;
+}
+
 /**
  * Whether a file change can add a dependency: a manifest, or a `.py` file
  * whose text (before, after or inserted) holds a PEP 723 `# /// script`
@@ -82,11 +114,12 @@ function touchesManifest(change: FileChange, deps: GateDeps): boolean {
 }
 
 /**
- * Decides on one tool call. Null when it neither installs packages nor edits
- * a manifest (no server call); `["deny", reason]` when a package it adds is
- * DENIED, or the server cannot answer under fail-closed; `["allow", message]`
- * for provisional packages (after an automatic approval request when
- * configured); `["allow", null]` when there is nothing to say.
+ * Decides on one tool call. Null when it neither installs packages, writes a manifest nor
+ * touches the gate (no server call); `["deny", reason]` when it changes the gate's own files,
+ * approves, routes around the policy index, adds a DENIED package, cannot be read under
+ * fail-closed, or the server cannot answer under fail-closed; `["warn", message]` when part of it
+ * could not be read under fail-open; `["allow", message]` for provisional packages (after an
+ * automatic approval request when configured); `["allow", null]` when there is nothing to say.
  */
 export async function gateAction(
   action: ToolAction,
@@ -94,21 +127,27 @@ export async function gateAction(
   config: ResolvedConfig,
   deps: GateDeps,
 ): Promise<[HookDecision, string | null] | null> {
+  if (action.kind === "files") {
+    const guarded = action.changes.flatMap((c) => [c.path, c.readFrom ?? ""])
+      .filter((p) => p && isProtectedPath(p));
+    if (guarded.length) return ["deny", clip(protectedMessage(guarded))];
+    // Neither a shell command nor a manifest edit: nothing to parse, nothing to load.
+    if (!action.changes.some((c) => touchesManifest(c, deps))) return null;
+  }
   let wanted: Wanted;
   let loose = new Set<string>();
+  let problems: string[] = [];
   let subject: string;
   let doing: string;
-  // Neither a shell command nor a manifest edit: nothing to parse, nothing to load.
-  if (action.kind === "files" && !action.changes.some((c) => touchesManifest(c, deps))) {
-    return null;
-  }
   const { addedByCommand, addedByFiles, queriesOf } = await lazyImport<
     typeof import("./gate_readers.ts")
   >(new URL("./gate_readers.ts", import.meta.url));
   if (action.kind === "shell") {
     const found = addedByCommand(action.command, action.cwd ?? cwd, deps);
     if (found === null) return null;
-    wanted = found;
+    const early = preliminary(found, action.cwd ?? cwd, config, deps);
+    if (early !== null) return ["deny", clip(early)];
+    ({ wanted, loose, problems } = found);
     subject = "This command";
     doing = "installing it with a shell command";
   } else {
@@ -119,33 +158,34 @@ export async function gateAction(
     subject = `This edit of ${[...new Set(found.files)].join(", ")}`;
     doing = `adding it to ${found.files[0]}`;
   }
-  if (wanted.size === 0) return ["allow", null];
+  if (problems.length && !config.fail_open) {
+    return ["deny", clip(unreadableMessage(problems, false))];
+  }
+  const warning = problems.length ? unreadableMessage(problems, true) : null;
+  const quiet: [HookDecision, string | null] = warning ? ["warn", clip(warning)] : ["allow", null];
+  if (wanted.size === 0) return quiet;
 
   const outcome = await evaluateWanted(
     deps,
     config,
     queriesOf(wanted),
   );
-  if (outcome.kind === "silent") return ["allow", null];
+  if (outcome.kind === "silent") return quiet;
   if (outcome.kind === "unavailable") {
     return ["deny", clip(unavailableMessage(config, outcome.error))];
   }
 
   const denied = outcome.results.filter((r) => r.verdict === "DENIED");
   if (denied.length) {
-    const lines = denied.map(denialSentence);
-    lines.push(
-      `${subject} is blocked by the project's dependency policy. Choose the replacement, or ` +
-        `if the package is truly needed ask a human to run: ${requestCommand(denied[0].package)}`,
-    );
-    return ["deny", clip(lines.join(" "))];
+    const text = denialMessage(subject, denied) + (warning ? `\n${warning}` : "");
+    return ["deny", clip(text)];
   }
   // Loosely read names only ever deny: a guess must not file approval requests.
   const provisional = outcome.results.filter((r) =>
     r.verdict === "PROVISIONALLY_ALLOWED" && !loose.has(r.package)
   );
-  if (!provisional.length) return ["allow", null];
-  const lines: string[] = [];
+  if (!provisional.length) return quiet;
+  const lines: string[] = warning ? [warning] : [];
   for (const result of provisional) {
     lines.push(provisionalSentence(result));
     if (config.auto_request_approval && !(deps.client instanceof ClientError)) {
@@ -156,7 +196,7 @@ export async function gateAction(
           rationale: `Automatic request from the coding-agent hook: the assistant is ` +
             `${doing} (${wanted.get(result.package)?.spec ?? result.package}).`,
         });
-        lines.push(`An approval request was filed automatically (id ${receipt.id}).`);
+        lines.push(`An approval request was ${receipt.message}.`);
       } catch (error) {
         lines.push(`The automatic approval request failed: ${(error as Error).message}.`);
       }
@@ -164,6 +204,8 @@ export async function gateAction(
       lines.push(`Ask for a review with: ${requestCommand(result.package)}.`);
     }
   }
-  lines.push("It may be used for now, but it is not yet in the policy registry and awaits review.");
-  return ["allow", clip(lines.join(" "))];
+  lines.push(
+    "It may be used for now, but it is not in the policy registry; an operator has to approve it.",
+  );
+  return [warning ? "warn" : "allow", clip(lines.join(" "))];
 }

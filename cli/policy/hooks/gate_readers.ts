@@ -11,7 +11,7 @@ import { basename } from "node:path";
 import { diffDependencies, pinnedVersion } from "../pyproject.ts";
 import type { Dependencies } from "../pyproject.ts";
 import { manifestDependencies, type ManifestKind, manifestKind } from "../agents/manifests.ts";
-import { requestedPackages } from "../agents/shell.ts";
+import { readCommand } from "../agents/shell.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { GateDeps } from "./gate.ts";
 import { exactVersion, type RangeQuery, rangeQuery } from "../range_query.ts";
@@ -116,15 +116,50 @@ export function insertedRequirements(
   return new Map([...found].filter(([name, spec]) => existing.get(name) !== spec));
 }
 
-/** Packages a shell command installs; null when it installs none. */
-export function addedByCommand(command: string, cwd: string, deps: GateDeps): Wanted | null {
-  const requested = requestedPackages(command, cwd, deps.readFile);
-  if (requested.length === 0) return null;
+/** What a shell command does that the gate judges. */
+export interface CommandFindings {
+  /** Packages installed or added to a manifest. */
+  wanted: Wanted;
+  /** Names read loosely (only ever deny). */
+  loose: Set<string>;
+  /** Manifests the command writes. */
+  files: string[];
+  /** Paths it writes, moves or removes. */
+  touched: string[];
+  /** Package index URLs it points installers at. */
+  indexes: string[];
+  /** Commands that would approve packages. */
+  approvals: string[];
+  /** Commands that would switch the gate off. */
+  disables: string[];
+  /** What could not be read. */
+  problems: string[];
+}
+
+/** What a shell command installs, writes and names; null when it does none of that. */
+export function addedByCommand(
+  command: string,
+  cwd: string,
+  deps: GateDeps,
+): CommandFindings | null {
+  const reading = readCommand(command, cwd, deps.readFile);
   const wanted: Wanted = new Map();
-  for (const r of requested) {
+  const loose = new Set<string>();
+  for (const r of reading.packages) {
     if (!wanted.has(r.name)) wanted.set(r.name, { spec: r.spec, version: r.version });
+    if (r.loose) loose.add(r.name);
   }
-  return wanted;
+  let files: string[] = [];
+  if (reading.changes.length) {
+    const written = addedByFiles({ kind: "files", changes: reading.changes }, deps);
+    files = written?.files ?? [];
+    for (const [name, w] of written?.wanted ?? []) if (!wanted.has(name)) wanted.set(name, w);
+  }
+  const findings = { wanted, loose, files, ...reading };
+  const relevant = wanted.size || files.length || reading.touched.length ||
+    reading.indexes.length || reading.approvals.length || reading.disables.length ||
+    reading.problems.length;
+  return relevant ? findings : null;
 }
 
 /** The batch queries of what an action adds; a range goes as written, judged at the release it installs. */

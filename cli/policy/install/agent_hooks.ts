@@ -41,21 +41,44 @@ function cursorIsOurs(handler: Json): boolean {
   return typeof handler?.command === "string" && isPolicyHookCommand(handler.command);
 }
 
+/** Cursor `preToolUse` tools that edit files (its shell commands go to `beforeShellExecution`). */
+export const CURSOR_EDIT_TOOLS = ["Write", "StrReplace", "Delete", "ApplyPatch", "EditNotebook"];
+
+/** Our entries of one Cursor hook list. */
+function cursorEntries(event: string): Json[] {
+  const command = hookCommand("cursor");
+  return event === "preToolUse"
+    ? CURSOR_EDIT_TOOLS.map((matcher) => ({ command, matcher }))
+    : [{ command }];
+}
+
+const CURSOR_EVENTS = ["beforeShellExecution", "preToolUse"];
+
 function cursorHooks(settings: Json, install: boolean): Json {
   const hooks = { ...(settings.hooks as Json | undefined ?? {}) };
-  const list = Array.isArray(hooks.beforeShellExecution)
-    ? hooks.beforeShellExecution as Json[]
-    : [];
-  const others = list.filter((h) => !cursorIsOurs(h));
-  const ours = { command: hookCommand("cursor") };
-  const next = install ? [...others, ours] : others;
-  if (next.length) hooks.beforeShellExecution = next;
-  else delete hooks.beforeShellExecution;
+  for (const event of CURSOR_EVENTS) {
+    const list = Array.isArray(hooks[event]) ? hooks[event] as Json[] : [];
+    const next = [
+      ...list.filter((h) => !cursorIsOurs(h)),
+      ...(install ? cursorEntries(event) : []),
+    ];
+    if (next.length) hooks[event] = next;
+    else delete hooks[event];
+  }
   if (!install && Object.keys(hooks).length === 0) {
     const { hooks: _gone, version: _v, ...rest } = settings;
     return rest;
   }
   return { version: 1, ...settings, hooks };
+}
+
+/** True when Cursor's file holds exactly our current entries. */
+function cursorCurrent(settings: Json): boolean {
+  const hooks = settings.hooks as Json | undefined ?? {};
+  return CURSOR_EVENTS.every((event) => {
+    const ours = ((hooks[event] ?? []) as Json[]).filter(cursorIsOurs);
+    return JSON.stringify(ours) === JSON.stringify(cursorEntries(event));
+  });
 }
 
 function copilotFile(): Json {
@@ -77,12 +100,10 @@ export function installAgentHooks(root: string, agent: Agent): StepResult {
     case "cursor":
       return {
         path,
-        written: updateJsonFile(path, (s) => {
-          const list = ((s.hooks as Json | undefined)?.beforeShellExecution ?? []) as Json[];
-          const ours = list.filter(cursorIsOurs);
-          const exact = ours.length === 1 && ours[0].command === hookCommand("cursor");
-          return exact ? s : cursorHooks(cursorHooks(s, false), true);
-        }),
+        written: updateJsonFile(
+          path,
+          (s) => cursorCurrent(s) ? s : cursorHooks(cursorHooks(s, false), true),
+        ),
       };
     case "gemini": {
       const handler = {

@@ -17,7 +17,7 @@ import { hasOurHandler, withOurHandler, withoutOurHandlers } from "./hook_groups
 import type { StepResult } from "./precommit.ts";
 
 /** Matcher of the PreToolUse hook: file edits and shell tools. */
-export const PRE_TOOL_MATCHER = "Edit|Write|MultiEdit|Bash|PowerShell";
+export const PRE_TOOL_MATCHER = "Edit|Write|MultiEdit|NotebookEdit|Bash|PowerShell";
 /** Seconds Claude Code waits for our hook. */
 export const HOOK_TIMEOUT_S = 30;
 

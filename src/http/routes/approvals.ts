@@ -10,11 +10,11 @@ import {
   ApprovalIdParamsSchema,
   ApprovalListQuerySchema,
 } from "../../api/approvals.ts";
+import { approvalFiledMessage } from "../../api/approval_message.ts";
 import { parsePackageSpec } from "../../evaluation/package_spec.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
 import { jsonBody, parseOr400 } from "../validate.ts";
-import { isOperator } from "../operator.ts";
 
 /** Approval request routes. */
 export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -35,7 +35,6 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
         rationale: body.rationale,
       },
       c.get("context"),
-      { mayApply: isOperator(c, deps) },
     );
     return c.json(
       {
@@ -44,6 +43,7 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
         status: row.status,
         project: row.project,
         created_at: row.created_at,
+        message: approvalFiledMessage(row.id),
       },
       202,
     );

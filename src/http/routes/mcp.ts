@@ -8,7 +8,6 @@
 import { Hono } from "hono";
 import { createMcpHttpEndpoint } from "../../mcp/server.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { isOperator } from "../operator.ts";
 
 /** The MCP route. */
 export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -30,7 +29,6 @@ export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
     return await endpoint.fetch(request, {
       ...c.get("context"),
       source: "mcp",
-      mayApply: isOperator(c, deps),
     });
   });
   return routes;
