@@ -139,9 +139,12 @@ export async function gateAction(
   let problems: string[] = [];
   let subject: string;
   let doing: string;
-  const { addedByCommand, addedByFiles, queriesOf } = await lazyImport<
+  const { addedByCommand, addedByFiles, prepareReaders, queriesOf } = await lazyImport<
     typeof import("./gate_readers.ts")
   >(new URL("./gate_readers.ts", import.meta.url));
+  await prepareReaders(
+    action.kind === "shell" ? [action.command] : action.changes.map((c) => c.path),
+  );
   if (action.kind === "shell") {
     const found = addedByCommand(action.command, action.cwd ?? cwd, deps);
     if (found === null) return null;

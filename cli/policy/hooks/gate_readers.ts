@@ -16,6 +16,8 @@ import type { ToolAction } from "../agents/payload.ts";
 import type { GateDeps } from "./gate.ts";
 import { exactVersion, type RangeQuery, rangeQuery } from "../range_query.ts";
 
+export { prepareReaders } from "../lockfiles/manifest_readers.ts";
+
 /** A package the action adds: normalised name → spec as written. */
 export type Wanted = Map<string, { spec: string; version: string | null }>;
 

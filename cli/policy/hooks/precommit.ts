@@ -11,6 +11,7 @@ import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import { ClientError } from "../exit_codes.ts";
 import { diffDependencies } from "../pyproject.ts";
 import { rangeQuery } from "../range_query.ts";
+import { prepareReaders } from "../lockfiles/manifest_readers.ts";
 import type { Dependencies } from "../pyproject.ts";
 import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
@@ -81,6 +82,7 @@ function deniedItem(r: EvaluationResult) {
  * first, or with a one-line reason when the server cannot be used.
  */
 export async function runPrecommit(options: PrecommitOptions): Promise<PrecommitResult> {
+  await prepareReaders(options.manifests.map((m) => m.path));
   const deps = addedDependencies(options.manifests);
   if (typeof deps === "string") return { code: 1, stderr: `${deps}\n` };
   if (deps.size === 0) return { code: 0, stderr: "" };

@@ -3,16 +3,29 @@
  * requirements lines (conda packages themselves are not PyPI packages and
  * are not evaluated). Option lines (`-r`, `-e`, `--index-url`) are skipped.
  *
+ * The `yaml` package costs about 160 ms to load, so it is loaded only for
+ * an environment.yml: callers await {@link loadYamlReader} first
+ * (`prepareReaders` in `manifest_readers.ts` does it by file name).
+ *
  * @module
  */
 
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { lazyImport } from "../lazy_import.ts";
 import { requirementName } from "../pyproject.ts";
 import { declare, type Declared, type ManifestRead } from "./declared.ts";
 import { ClientError } from "../exit_codes.ts";
 
-/** Reads environment.yml text; invalid YAML is a one-line `bad_input` error naming `file`. */
+let yaml: typeof import("yaml") | null = null;
+
+/** Loads the YAML parser the reader needs (once). */
+export async function loadYamlReader(): Promise<void> {
+  yaml ??= await lazyImport<typeof import("yaml")>("yaml");
+}
+
+/** Reads environment.yml text (after {@link loadYamlReader}); invalid YAML is a one-line `bad_input` error naming `file`. */
 export function readEnvironmentYml(source: string, file: string): ManifestRead {
+  if (yaml === null) throw new Error("readEnvironmentYml() before loadYamlReader()");
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml;
   const counter = new LineCounter();
   const doc = parseDocument(source, { lineCounter: counter });
   if (doc.errors.length) {

@@ -10,7 +10,7 @@
 import { basename } from "node:path";
 import type { ManifestKind } from "../agents/manifest_kind.ts";
 import type { ManifestRead } from "./declared.ts";
-import { readEnvironmentYml } from "./environment_yml.ts";
+import { loadYamlReader, readEnvironmentYml } from "./environment_yml.ts";
 import { readScriptBlock } from "./pep723.ts";
 import { readPipfileManifest } from "./pipfile_manifest.ts";
 import { readPyprojectManifest } from "./pyproject_manifest.ts";
@@ -58,4 +58,15 @@ export function manifestFormatByName(path: string): ManifestFormat | null {
 /** Reads a manifest of kind `format`; `file` names it in warnings and errors. */
 export function readManifest(format: ManifestFormat, source: string, file: string): ManifestRead {
   return READERS[format](source, file);
+}
+
+/**
+ * Loads what the readers of these files (paths, or a shell command's text)
+ * need beyond themselves: the YAML parser when an `environment.yml` is among
+ * them. Await it before reading.
+ */
+export async function prepareReaders(paths: Iterable<string>): Promise<void> {
+  for (const path of paths) {
+    if (/environment\.ya?ml/.test(path)) return await loadYamlReader();
+  }
 }
