@@ -1,7 +1,7 @@
 /**
  * PEP 723 inline script metadata: the `# /// script` block of any `.py`
  * file, whose TOML `dependencies` list `uv run` and `pipx run` install.
- * The block is found with the PEP's own regular expression.
+ * The block is found with the PEP's regular expression (content matched lazily).
  *
  * @module
  */
@@ -11,7 +11,9 @@ import { declare, type Declared, type ManifestRead } from "./declared.ts";
 import { lineAt } from "./locate.ts";
 import { readToml } from "./values.ts";
 
-const BLOCK = /^# \/\/\/ (?<type>[a-zA-Z0-9-]+)$\s(?<content>(?:^#(?:| .*)$\s)+)^# \/\/\/$/gm;
+// The PEP's expression, with the content taken lazily so that each block ends at its own `# ///`
+// (the greedy original runs two blocks of one file together).
+const BLOCK = /^# \/\/\/ (?<type>[a-zA-Z0-9-]+)$\s(?<content>(?:^#(?:| .*)$\s)+?)^# \/\/\/$/gm;
 
 /** Whether text holds a PEP 723 `script` block (cheap test before parsing). */
 export function hasScriptBlock(source: string): boolean {
