@@ -53,6 +53,29 @@ Deno.test("the hook and the pre-commit hook deny pycrypto added to every manifes
         assert.match(out.hookSpecificOutput.permissionDecisionReason, /pycrypto.* is DENIED/);
       });
     }
+    await t.step(
+      "hook: an unreadable line warns (fail-open) or denies (fail-closed), naming it",
+      async () => {
+        const stdin = write(dir, "requirements-odd.txt", "flask==3.0.0\nthis is odd!!\n");
+        const open = await policy(["hook"], { cwd: dir, stdin, env: { CLAUDE_PROJECT_DIR: dir } });
+        assert.match(open.stdout, /requirements-odd\.txt line 2: not a requirement: this is odd!!/);
+        assert.notEqual(JSON.parse(open.stdout).hookSpecificOutput.permissionDecision, "deny");
+        await writePolicyToml(
+          dir,
+          server.url,
+          "auto_request_approval = false\nfail_open = false\n",
+        );
+        const closed = await policy(["hook"], {
+          cwd: dir,
+          stdin,
+          env: { CLAUDE_PROJECT_DIR: dir },
+        });
+        const out = JSON.parse(closed.stdout).hookSpecificOutput;
+        assert.equal(out.permissionDecision, "deny", closed.stdout);
+        assert.match(out.permissionDecisionReason, /requirements-odd\.txt line 2/);
+        await writePolicyToml(dir, server.url, "auto_request_approval = false\n");
+      },
+    );
     await t.step("hook: a .py file without a script block is not a manifest", async () => {
       const ran = await policy(["hook"], {
         cwd: dir,

@@ -47,8 +47,9 @@ function processEnv(name: string): string | undefined {
 export function requirementsFileEntries(
   text: string,
   env: (name: string) => string | undefined = processEnv,
+  file = "requirements.txt",
 ): RequirementsEntries {
-  const parsed = parseRequirements(`${TEXT_ROOT}/requirements.txt`, text, {
+  const parsed = parseRequirements(`${TEXT_ROOT}/${file}`, text, {
     read: () => {
       throw new Deno.errors.NotFound("included files are listed, not read");
     },
@@ -83,6 +84,29 @@ const FORMAT: Record<Exclude<ManifestKind, "requirements">, ManifestFormat> = {
  * one-line error on unparsable TOML or YAML.
  */
 export function manifestDependencies(kind: ManifestKind, text: string): Dependencies {
-  if (kind === "requirements") return requirementsFileEntries(text).packages;
-  return dependenciesOf(readManifest(FORMAT[kind], text, FORMAT[kind]).declared);
+  return manifestReading(kind, text).packages;
+}
+
+/** A manifest's dependencies and the `FILE line N: …` parts it could not read. */
+export interface ManifestReading {
+  packages: Dependencies;
+  warnings: string[];
+}
+
+/**
+ * {@link manifestDependencies} with the warnings of what could not be read
+ * (an odd requirements line, a `setup.py` list that is no literal); `file`
+ * names the manifest in them. Throws a one-line error on unparsable TOML or YAML.
+ */
+export function manifestReading(
+  kind: ManifestKind,
+  text: string,
+  file: string = kind === "requirements" ? "requirements.txt" : FORMAT[kind],
+): ManifestReading {
+  if (kind === "requirements") {
+    const { packages, warnings } = requirementsFileEntries(text, processEnv, file);
+    return { packages, warnings };
+  }
+  const read = readManifest(FORMAT[kind], text, file);
+  return { packages: dependenciesOf(read.declared), warnings: read.warnings };
 }

@@ -158,6 +158,7 @@ export async function gateAction(
     if (found === null) return null;
     wanted = found.wanted;
     loose = found.loose;
+    problems = found.problems ?? [];
     subject = `This edit of ${[...new Set(found.files)].join(", ")}`;
     doing = `adding it to ${found.files[0]}`;
   }

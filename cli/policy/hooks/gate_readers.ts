@@ -10,7 +10,12 @@
 import { basename } from "node:path";
 import { diffDependencies, pinnedVersion } from "../pyproject.ts";
 import type { Dependencies } from "../pyproject.ts";
-import { manifestDependencies, type ManifestKind, manifestKind } from "../agents/manifests.ts";
+import {
+  manifestDependencies,
+  type ManifestKind,
+  manifestKind,
+  manifestReading,
+} from "../agents/manifests.ts";
 import { readCommand } from "../agents/shell.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { GateDeps } from "./gate.ts";
@@ -34,10 +39,11 @@ function safeDeps(kind: ManifestKind, text: string | null): Dependencies | null 
 export function addedByFiles(
   action: Extract<ToolAction, { kind: "files" }>,
   deps: GateDeps,
-): { wanted: Wanted; files: string[]; loose: Set<string> } | null {
+): { wanted: Wanted; files: string[]; loose: Set<string>; problems: string[] } | null {
   const wanted: Wanted = new Map();
   const loose = new Set<string>();
   const files: string[] = [];
+  const problems: string[] = [];
   for (const change of action.changes) {
     const kind = manifestKind(change.path);
     if (kind === null) continue;
@@ -54,15 +60,54 @@ export function addedByFiles(
       }
       continue;
     }
-    const afterDeps = safeDeps(kind, after);
-    if (afterDeps === null) continue;
     const before = change.readFrom ? deps.readFile(change.path) : current;
+    const reading = readAfter(kind, after, basename(change.path), before);
+    if (typeof reading === "string") {
+      problems.push(reading);
+      continue;
+    }
+    problems.push(...reading.problems);
+    const afterDeps = reading.packages;
     const [added] = diffDependencies(safeDeps(kind, before) ?? new Map(), afterDeps);
     for (const [name, spec] of added) {
       if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
     }
   }
-  return files.length ? { wanted, files, loose } : null;
+  return files.length ? { wanted, files, loose, problems } : null;
+}
+
+/** A warning without its line number, to tell the ones an edit adds from those already there. */
+const withoutLine = (warning: string) => warning.replace(/ line \d+: /, ": ");
+
+/**
+ * The dependencies of a manifest's text after an edit, with the parts the
+ * edit made unreadable (warnings the text before did not have); a string
+ * when the whole file cannot be read.
+ */
+function readAfter(
+  kind: ManifestKind,
+  after: string,
+  file: string,
+  before: string | null,
+): { packages: Dependencies; problems: string[] } | string {
+  let reading;
+  try {
+    reading = manifestReading(kind, after, file);
+  } catch (error) {
+    return `${file} cannot be read: ${(error as Error).message}`;
+  }
+  let old = new Set<string>();
+  try {
+    if (before !== null) {
+      old = new Set(manifestReading(kind, before, file).warnings.map(withoutLine));
+    }
+  } catch {
+    // the text before did not parse: every warning is new
+  }
+  return {
+    packages: reading.packages,
+    problems: reading.warnings.filter((w) => !old.has(withoutLine(w))),
+  };
 }
 
 /** A quoted PEP 508 string alone on a line (a TOML array item), or an item inside `[...]`. */
@@ -155,6 +200,7 @@ export function addedByCommand(
   if (reading.changes.length) {
     const written = addedByFiles({ kind: "files", changes: reading.changes }, deps);
     files = written?.files ?? [];
+    reading.problems.push(...(written?.problems ?? []));
     for (const [name, w] of written?.wanted ?? []) if (!wanted.has(name)) wanted.set(name, w);
   }
   const findings = { wanted, loose, files, ...reading };
