@@ -121,3 +121,20 @@ Deno.test("runPrecommit() blocks with one line when the server cannot be used", 
     });
   }
 });
+
+Deno.test("runPrecommit() checks the readable lines and names the ones the change made unreadable", async () => {
+  const result = await runPrecommit({
+    manifests: [{
+      path: "requirements.txt",
+      before: "old odd line!!\nflask==3.0.0\n",
+      after: "old odd line!!\nflask==3.0.0\nnew odd line!!\npycrypto==2.6.1\n",
+    }],
+    client: client({ pycrypto: { verdict: "DENIED", reason: "unmaintained" } }),
+  });
+  assert.equal(result.code, 1);
+  assert.ok(result.stderr.startsWith(DENIED_MARKER));
+  const warnings = result.stderr.split("\n").filter((l) => l.includes("warning:"));
+  assert.deepEqual(warnings, [
+    "policy precommit: warning: requirements.txt line 3: not a requirement: new odd line!!; not checked",
+  ]);
+});

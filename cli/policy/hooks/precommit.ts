@@ -13,7 +13,7 @@ import { diffDependencies } from "../pyproject.ts";
 import { rangeQuery } from "../range_query.ts";
 import { prepareReaders } from "../lockfiles/manifest_readers.ts";
 import type { Dependencies } from "../pyproject.ts";
-import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
+import { manifestDependencies, manifestKind, manifestReading } from "../agents/manifests.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 
 /** Prefix of the machine-readable stderr line. */
@@ -83,6 +83,36 @@ function deniedItem(r: EvaluationResult) {
  */
 export async function runPrecommit(options: PrecommitOptions): Promise<PrecommitResult> {
   await prepareReaders(options.manifests.map((m) => m.path));
+  const result = await decide(options);
+  // Lines the staged change made unreadable are named after the verdict (the structured line
+  // stays first); the readable ones were checked.
+  const notes = unreadableParts(options.manifests)
+    .map((w) => `policy precommit: warning: ${w}; not checked\n`);
+  return { ...result, stderr: result.stderr + notes.join("") };
+}
+
+/** Warnings (`FILE line N: …`) the staged manifests have that HEAD's versions did not. */
+export function unreadableParts(manifests: ManifestChange[]): string[] {
+  const strip = (w: string) => w.replace(/ line \d+: /, ": ");
+  const out: string[] = [];
+  for (const m of manifests) {
+    const kind = manifestKind(m.path);
+    if (kind === null) continue;
+    try {
+      const before = new Set(
+        m.before === null ? [] : manifestReading(kind, m.before, m.path).warnings.map(strip),
+      );
+      out.push(
+        ...manifestReading(kind, m.after, m.path).warnings.filter((w) => !before.has(strip(w))),
+      );
+    } catch {
+      // an unparsable file is reported by addedDependencies
+    }
+  }
+  return out;
+}
+
+async function decide(options: PrecommitOptions): Promise<PrecommitResult> {
   const deps = addedDependencies(options.manifests);
   if (typeof deps === "string") return { code: 1, stderr: `${deps}\n` };
   if (deps.size === 0) return { code: 0, stderr: "" };
