@@ -19,6 +19,7 @@ import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
 import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
 import { batchDeadlineMs } from "./lookups/deadline.ts";
+import { createPopularNames } from "./lookups/popular.ts";
 import { runScanPass } from "./scanner/scan_pass.ts";
 import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
@@ -145,11 +146,16 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   );
   const cache: Cache = createCache(settings, log);
   const lookups: LookupSources = options.lookups ?? createLookupSources(settings, cache, log, now);
+  const popular = createPopularNames(
+    { ...typed.popular, timeoutMs: 3 * typed.lookups.timeoutMs },
+    log.child({ component: "popular" }),
+  );
   const evaluations = createEvaluationService({
     registry,
     vulnerabilities: lookups.vulnerabilities,
     licenses: lookups.licenses,
     audit: store.audit,
+    popular,
     now,
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
   });
@@ -179,15 +185,17 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         schedule: typed.scanner.schedule,
         log: log.child({ component: "scanner" }),
         coordination,
-        runPass: () =>
-          runScanPass({
+        runPass: async () => {
+          await popular.refresh();
+          return await runScanPass({
             settings,
             registry: registry.current().registry,
             licenses: lookups.licenses,
             cache,
             audit: store.audit,
             log: log.child({ component: "scanner" }),
-          }),
+          });
+        },
       });
     } catch (error) {
       poller.stop();

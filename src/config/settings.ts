@@ -17,6 +17,7 @@ import { cacheArea } from "../cache/settings.ts";
 import { httpArea } from "../http/settings.ts";
 import { loggingArea } from "../log/settings.ts";
 import { lookupsArea } from "../lookups/settings.ts";
+import { popularArea } from "../lookups/popular_settings.ts";
 import { proposersArea } from "../proposers/settings.ts";
 import { DEFAULT_REGISTRY_PATH, registryArea } from "../registry/settings.ts";
 import { scannerArea } from "../scanner/settings.ts";
@@ -33,6 +34,7 @@ export const AREAS = {
   proposers: proposersArea,
   cache: cacheArea,
   lookups: lookupsArea,
+  popular: popularArea,
   scanner: scannerArea,
   auth: authArea,
   logging: loggingArea,
@@ -46,6 +48,7 @@ export const settingsSchema = z.object({
   ...proposersArea.variables,
   ...cacheArea.variables,
   ...lookupsArea.variables,
+  ...popularArea.variables,
   ...scannerArea.variables,
   ...authArea.variables,
   ...loggingArea.variables,

@@ -20,9 +20,10 @@ import { createOsvSource } from "./osv.ts";
 import { createPypiSource } from "./pypi.ts";
 import { createReleaseSource, type ReleaseSource } from "./pypi_releases.ts";
 import { createUpstreamHealth, type UpstreamHealth } from "./upstream_health.ts";
+import { licensesBehindBreaker, vulnerabilitiesBehindBreaker } from "./breaker.ts";
 
 /** Bumped whenever the shape of cached values changes. */
-const KEY_VERSION = "v2";
+const KEY_VERSION = "v3";
 
 function suffix(name: string, version: string | null): string {
   return version === null ? normalizeName(name) : `${normalizeName(name)}==${version.trim()}`;
@@ -33,8 +34,8 @@ function suffix(name: string, version: string | null): string {
  *
  * @example
  * ```ts
- * osvQueryKey("Requests", null); // "policyd:v2:osv:query:requests"
- * osvQueryKey("requests", "2.31.0"); // "policyd:v2:osv:query:requests==2.31.0"
+ * osvQueryKey("Requests", null); // "policyd:v3:osv:query:requests"
+ * osvQueryKey("requests", "2.31.0"); // "policyd:v3:osv:query:requests==2.31.0"
  * ```
  */
 export function osvQueryKey(name: string, version: string | null): string {
@@ -117,7 +118,8 @@ export interface LookupSources {
 }
 
 /**
- * Creates the OSV and PyPI sources from the settings, both behind the cache.
+ * Creates the OSV and PyPI sources from the settings, each behind its
+ * upstream's circuit breaker and the cache.
  *
  * @example
  * ```ts
@@ -142,12 +144,18 @@ export function createLookupSources(
   const upstreams = createUpstreamHealth(now);
   return {
     vulnerabilities: withVulnerabilityCache(
-      createOsvSource(settings, lookupLog, { now, health: upstreams }),
+      vulnerabilitiesBehindBreaker(
+        createOsvSource(settings, lookupLog, { now, health: upstreams }),
+        upstreams,
+      ),
       cache,
       settings.CACHE_TTL_SECONDS,
     ),
     licenses: withLicenseCache(
-      createPypiSource(settings, lookupLog, { now, health: upstreams }),
+      licensesBehindBreaker(
+        createPypiSource(settings, lookupLog, { now, health: upstreams }),
+        upstreams,
+      ),
       cache,
       settings.CACHE_TTL_SECONDS,
     ),

@@ -117,4 +117,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
     `,
   },
+  {
+    version: 5,
+    name: "audit rows list the supply-chain threats of their decision (SPEC §17.2)",
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN threats TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];

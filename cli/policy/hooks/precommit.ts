@@ -78,17 +78,22 @@ function deniedItem(r: EvaluationResult) {
 
 /**
  * Runs the check. Exit 0 when nothing is denied (a fail-open transport error
- * passes with a warning); exit 1 on any DENIED with the structured line
- * first, or with a one-line reason when the server cannot be used.
+ * passes with a warning); exit 1 on any DENIED with the human explanation
+ * and then the structured line (stderr's last line), or with a one-line
+ * reason when the server cannot be used.
  */
 export async function runPrecommit(options: PrecommitOptions): Promise<PrecommitResult> {
   await prepareReaders(options.manifests.map((m) => m.path));
   const result = await decide(options);
-  // Lines the staged change made unreadable are named after the verdict (the structured line
-  // stays first); the readable ones were checked.
+  // Lines the staged change made unreadable are named after the explanation (the structured
+  // line stays last); the readable ones were checked.
   const notes = unreadableParts(options.manifests)
-    .map((w) => `policy precommit: warning: ${w}; not checked\n`);
-  return { ...result, stderr: result.stderr + notes.join("") };
+    .map((w) => `policy precommit: warning: ${w}; not checked\n`).join("");
+  const at = result.stderr.lastIndexOf(DENIED_MARKER);
+  const stderr = at < 0
+    ? result.stderr + notes
+    : result.stderr.slice(0, at) + notes + result.stderr.slice(at);
+  return { ...result, stderr };
 }
 
 /** Warnings (`FILE line N: …`) the staged manifests have that HEAD's versions did not. */
@@ -141,15 +146,30 @@ async function decide(options: PrecommitOptions): Promise<PrecommitResult> {
   }
   const line = DENIED_MARKER +
     JSON.stringify({ denied: denied.map(deniedItem), checked: results.length });
+  const files = [...new Set(options.manifests.map((m) => m.path))].join(", ");
   const human = [
-    `policy precommit: commit blocked: ${denied.length} of the ${results.length} ` +
-    `dependencies checked in the staged ${
-      [...new Set(options.manifests.map((m) => m.path))].join(", ")
-    } ` +
-    `are denied by the dependency policy.`,
+    `policy precommit: commit blocked: ${deniedCount(denied.length, results.length)} ` +
+    `in the staged ${files} by the dependency policy.`,
     ...denied.map((r) => `  - ${denialSentence(r)}`),
     `Remove or replace them and stage the file again. To ask for an exception: ` +
     requestCommand(denied[0].package),
   ];
-  return { code: 1, stderr: `${line}\n${human.join("\n")}\n` };
+  // People read the top: the human explanation first, the structured line last.
+  return { code: 1, stderr: `${human.join("\n")}\n${line}\n` };
+}
+
+/**
+ * "the dependency checked is denied", "all 3 dependencies checked are
+ * denied", "1 of the 3 dependencies checked is denied", "2 of the 3 … are".
+ *
+ * @example
+ * ```ts
+ * deniedCount(1, 1); // "the dependency checked is denied"
+ * ```
+ */
+export function deniedCount(denied: number, checked: number): string {
+  const verb = denied === 1 ? "is" : "are";
+  if (checked === 1) return "the dependency checked is denied";
+  if (denied === checked) return `all ${checked} dependencies checked are denied`;
+  return `${denied} of the ${checked} dependencies checked ${verb} denied`;
 }
