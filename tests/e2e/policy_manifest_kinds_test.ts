@@ -76,6 +76,33 @@ Deno.test("the hook and the pre-commit hook deny pycrypto added to every manifes
         await writePolicyToml(dir, server.url, "auto_request_approval = false\n");
       },
     );
+    for (
+      const command of [
+        "printf '[options]\\ninstall_requires =\\n    pycrypto\\n' > setup.cfg",
+        "cat > environment.yml <<'EOF'\ndependencies:\n  - pip:\n      - pycrypto==2.6.1\nEOF",
+        "printf '# /// script\\n# dependencies = [\"pycrypto\"]\\n# ///\\n' > tool.py",
+      ]
+    ) {
+      await t.step(`hook: shell write ${command.split("\n")[0]}`, async () => {
+        const ran = await policy(["hook"], {
+          cwd: dir,
+          stdin: JSON.stringify({
+            session_id: "s",
+            transcript_path: join(dir, "t.jsonl"),
+            cwd: dir,
+            permission_mode: "default",
+            hook_event_name: "PreToolUse",
+            tool_name: "Bash",
+            tool_input: { command },
+            tool_use_id: "toolu_2",
+          }),
+          env: { CLAUDE_PROJECT_DIR: dir },
+        });
+        const out = ran.stdout.trim() ? JSON.parse(ran.stdout) : null;
+        assert.equal(out?.hookSpecificOutput?.permissionDecision, "deny", ran.stdout + ran.stderr);
+        assert.match(out.hookSpecificOutput.permissionDecisionReason, /pycrypto.* is DENIED/);
+      });
+    }
     await t.step("hook: a .py file without a script block is not a manifest", async () => {
       const ran = await policy(["hook"], {
         cwd: dir,
