@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { claudePreToolUse } from "../helpers/claude_payload.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { gitIn, policy, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
 
@@ -23,16 +24,7 @@ const BANNED: Record<string, string> = {
 };
 
 function write(dir: string, file: string, content: string) {
-  return JSON.stringify({
-    session_id: "abc123",
-    transcript_path: join(dir, ".claude", "t.jsonl"),
-    cwd: dir,
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name: "Write",
-    tool_input: { file_path: join(dir, file), content },
-    tool_use_id: "toolu_01ABC",
-  });
+  return claudePreToolUse(dir, "Write", { file_path: join(dir, file), content });
 }
 
 Deno.test("the hook and the pre-commit hook deny pycrypto added to every manifest kind", async (t) => {
@@ -86,16 +78,7 @@ Deno.test("the hook and the pre-commit hook deny pycrypto added to every manifes
       await t.step(`hook: shell write ${command.split("\n")[0]}`, async () => {
         const ran = await policy(["hook"], {
           cwd: dir,
-          stdin: JSON.stringify({
-            session_id: "s",
-            transcript_path: join(dir, "t.jsonl"),
-            cwd: dir,
-            permission_mode: "default",
-            hook_event_name: "PreToolUse",
-            tool_name: "Bash",
-            tool_input: { command },
-            tool_use_id: "toolu_2",
-          }),
+          stdin: claudePreToolUse(dir, "Bash", { command }),
           env: { CLAUDE_PROJECT_DIR: dir },
         });
         const out = ran.stdout.trim() ? JSON.parse(ran.stdout) : null;

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { claudePreToolUse } from "../helpers/claude_payload.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { policy, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
@@ -41,15 +42,9 @@ Deno.test("a range is judged at the newest release it admits, else at its bound"
       const ran = await policy(["hook"], {
         cwd: dir,
         env: { ...env, CLAUDE_PROJECT_DIR: dir },
-        stdin: JSON.stringify({
-          session_id: "s",
-          transcript_path: join(dir, "t.jsonl"),
-          cwd: dir,
-          permission_mode: "default",
-          hook_event_name: "PreToolUse",
-          tool_name: "Write",
-          tool_input: { file_path: join(dir, "requirements-dev.txt"), content: "pyyaml<4\n" },
-          tool_use_id: "toolu_1",
+        stdin: claudePreToolUse(dir, "Write", {
+          file_path: join(dir, "requirements-dev.txt"),
+          content: "pyyaml<4\n",
         }),
       });
       const out = JSON.parse(ran.stdout);
