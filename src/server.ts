@@ -247,6 +247,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       return { ...local, last_pass };
     },
     upstreams: lookups.upstreams ? () => lookups.upstreams!.snapshot() : undefined,
+    releases: lookups.releases,
     healthExtras: () => ({
       auth: { enabled: typed.auth.enabled, backend: authenticator.name },
       ...(coordination.clustered ? { instance } : {}),

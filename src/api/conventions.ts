@@ -139,7 +139,8 @@ export const conventions = {
     {
       name: "If-None-Match",
       direction: "request" as const,
-      meaning: "on the documents (`workflows.md`, `workflows.json`): answers `304` while unchanged",
+      meaning: "on the documents (`workflows.md`, `workflows.json`) and `GET /registry`: " +
+        "answers `304` while unchanged",
     },
     {
       name: "WWW-Authenticate",
@@ -159,7 +160,7 @@ export const conventions = {
     {
       name: "ETag",
       direction: "response" as const,
-      meaning: "on the documents, for `If-None-Match`",
+      meaning: "on the documents and `GET /registry`, for `If-None-Match`",
     },
   ],
   enumerations: [

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ReleaseSource } from "../lookups/pypi_releases.ts";
 import type { Context, Hono } from "hono";
 import type { Authenticator, Identity } from "../auth/types.ts";
 import type { CacheHealth } from "../cache/types.ts";
@@ -54,6 +55,8 @@ export interface AppDeps {
   webhook: WebhookHandler;
   /** Scanner status for `/health` (enabled, schedule, last pass). */
   scannerState: () => unknown | Promise<unknown>;
+  /** Release lists of the index, to judge a range at the release it installs; bounds when absent. */
+  releases?: ReleaseSource;
   /** State of the upstream services (OSV, PyPI) for `/health`; all `unknown` when absent. */
   upstreams?: () => Record<UpstreamName, UpstreamState>;
   /** Extra fields merged into `/health` (auth mode, …). */
