@@ -136,6 +136,9 @@ Deno.test("the example registry holds §5's rules exactly plus 20+ packages acro
     unknown_license_policy: "provisional",
     on_missing_data: "allow",
     min_release_age_days: 0,
+    // SPEC §17 threat policies: absent from the example registry, so their defaults apply.
+    typosquat: "deny",
+    min_project_age_days: 14,
   });
   deepStrictEqual(c.registry.exceptions.map((e) => e.package), ["mysql-connector-python"]);
   ok(c.registry.packages.length >= 20);

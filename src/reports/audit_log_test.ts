@@ -12,6 +12,7 @@ import {
 import { activityReport, dayRange } from "./activity.ts";
 import { packageReport } from "./package.ts";
 import { compileRegistry, createSnapshot } from "../registry/compile.ts";
+import { DENIAL_CATEGORIES } from "../core/types.ts";
 
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 
@@ -126,7 +127,9 @@ Deno.test("activityReport() fills every day and counts every denial category", a
     assert.equal(report.totals.evaluations, 3);
     assert.equal(report.totals.denials_by_category.DENIAL_BANNED, 1);
     assert.equal(report.totals.denials_by_category.DENIAL_CVE, 1);
-    assert.equal(report.top_denied.length, 7);
+    // One entry per evaluation denial category (SPEC §17 added five), the alert category excluded.
+    assert.deepEqual(report.top_denied.map((t) => t.category), [...DENIAL_CATEGORIES]);
+    assert.equal(report.top_denied.length, 12);
     assert.deepEqual(
       report.top_denied.find((t) => t.category === "DENIAL_BANNED")?.packages.map((p) => p.package),
       ["x"],
