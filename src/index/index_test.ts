@@ -180,7 +180,8 @@ Deno.test("decidePage() applies version constraints and denies a banned project 
   const gone = decidePage("gone", pageOf("gone", ["1.0"]), snapshot, facts([]), NOW);
   assert.equal(gone.page.files.length, 0);
   assert.equal(gone.denied?.status, "quarantined");
-  assert.match(gone.denied!.reason, /gone is banned by the registry: replaced/);
+  // Hardening (issue #34): the rule's reason is quoted as untrusted text.
+  assert.equal(gone.denied!.reason, 'gone is banned by the registry (registry reason: "replaced")');
 });
 
 Deno.test("decidePage() decides a 300-version page in under 20 ms", async () => {

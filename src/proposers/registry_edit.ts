@@ -16,6 +16,7 @@ import {
 import { parseYaml } from "../registry/yaml.ts";
 import type { ProposedRule } from "./types.ts";
 import { spliceRule } from "./rule_splice.ts";
+import { refreshVersion } from "./registry_version.ts";
 
 /** Result of an edit: the new text (and whether it differs) or path-qualified errors. */
 export type EditOutcome =
@@ -60,7 +61,9 @@ export function checkRule(
 
 /**
  * Inserts or replaces `proposed` in the YAML `source` (null = no file yet:
- * an empty registry) and validates the merged document.
+ * an empty registry) and validates the merged document. When the rules
+ * change and the document has a `version:`, that value is refreshed
+ * ({@link refreshVersion}) so the registry version keeps identifying the rules.
  *
  * @example
  * ```ts
@@ -78,9 +81,11 @@ export function upsertRule(source: string | null, proposed: ProposedRule): EditO
 
   const fields = ruleForYaml(rule);
   const inPlace = spliceRule(original, fields);
-  const text = inPlace ?? rerender(original, fields);
-  if (typeof text !== "string") return text;
-  if (text === original) return { ok: true, text: original, changed: false, rule };
+  const edited = inPlace ?? rerender(original, fields);
+  if (typeof edited !== "string") return edited;
+  if (edited === original) return { ok: true, text: original, changed: false, rule };
+  // Changed rules need a changed registry version (an authored `version:` line gets a fresh value).
+  const text = refreshVersion(edited);
   const reparsed = parseYaml(text);
   if (!reparsed.ok) return { ok: false, errors: reparsed.errors, where: "registry" };
   const validated = validateRegistry(reparsed.value);

@@ -74,18 +74,48 @@ Deno.test("upsertRule() rejects a registry the merge would leave invalid", () =>
   assert.equal(notYaml.ok, false);
 });
 
-Deno.test("upsertRule() keeps an authored version: the author labels the registry", async () => {
-  const source = 'version: "2026.11.21"\npackages:\n  - name: six\n    status: approved\n';
+Deno.test("upsertRule() refreshes an authored version: a changed registry gets a new version", async () => {
+  const source =
+    'version: "2026.11.21" # by hand\npackages:\n  - name: six\n    status: approved\n';
   const edit = upsertRule(source, { name: "flask", status: "preferred" });
   assert.ok(edit.ok && edit.changed);
+  const [versionLine, ...rest] = edit.text.split("\n");
+  assert.match(versionLine, /^version: "2026\.11\.21\+[0-9a-f]{12}" # by hand$/);
   assert.equal(
-    edit.text,
-    'version: "2026.11.21"\npackages:\n  - name: flask\n    status: preferred\n' +
-      "  - name: six\n    status: approved\n",
+    rest.join("\n"),
+    "packages:\n  - name: flask\n    status: preferred\n  - name: six\n    status: approved\n",
   );
+  const before = await compileRegistry(source);
   const after = await compileRegistry(edit.text);
-  assert.ok(after.ok);
-  assert.equal(after.registry.version, "2026.11.21");
+  assert.ok(before.ok && after.ok);
+  assert.notEqual(after.registry.version, before.registry.version);
+  assert.match(after.registry.version, /^2026\.11\.21\+[0-9a-f]{12}$/);
+  // The same edit gives the same version; a second edit replaces the suffix, not appends.
+  const again = upsertRule(source, { name: "flask", status: "preferred" });
+  assert.ok(again.ok && again.text === edit.text);
+  const second = upsertRule(edit.text, { name: "six", status: "banned", reason: "py2 shim" });
+  assert.ok(second.ok && second.changed);
+  assert.match(second.text, /^version: "2026\.11\.21\+[0-9a-f]{12}" # by hand\n/);
+  assert.notEqual(second.text.split("\n")[0], versionLine);
+  // No change, no new version; a registry without `version:` stays without one.
   const same = upsertRule(source, { name: "six", status: "approved" });
   assert.ok(same.ok && !same.changed && same.text === source);
+  const unlabelled = upsertRule(SOURCE, { name: "flask", status: "preferred" });
+  assert.ok(unlabelled.ok && !/^version:/m.test(unlabelled.text));
+});
+
+Deno.test("upsertRule() keeps the quoting of a plain or single-quoted version", () => {
+  for (
+    const [line, want] of [
+      ["version: 7", /^version: 7\+[0-9a-f]{12}\n/],
+      ["version: '2026.1'", /^version: '2026\.1\+[0-9a-f]{12}'\n/],
+    ] as const
+  ) {
+    const edit = upsertRule(`${line}\npackages:\n  - name: a\n    status: approved\n`, {
+      name: "b",
+      status: "approved",
+    });
+    assert.ok(edit.ok && edit.changed, line);
+    assert.match(edit.text, want);
+  }
 });

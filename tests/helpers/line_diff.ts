@@ -46,3 +46,32 @@ export async function lineDiff(before: string, after: string): Promise<LineDiff>
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/**
+ * The hunks of a proposer's edit without the one that refreshed the registry's
+ * `version:` line (src/proposers/registry_version.ts), after asserting that
+ * hunk changed exactly that line: the old label plus `+` and 12 hex digits, in
+ * the same quoting, its comment kept.
+ *
+ * @example
+ * ```ts
+ * const rest = withoutVersionHunk((await lineDiff(before, after)).hunks, "2026.11.21");
+ * ```
+ */
+export function withoutVersionHunk(hunks: LineDiff["hunks"], label: string): LineDiff["hunks"] {
+  const at = hunks.findIndex((h) => h.removed.some((line) => /^version:/.test(line)));
+  if (at < 0) throw new Error(`no hunk changes the version line: ${JSON.stringify(hunks)}`);
+  const { removed, added } = hunks[at];
+  if (removed.length !== 1 || added.length !== 1) {
+    throw new Error(`the version hunk changes more than one line: ${JSON.stringify(hunks[at])}`);
+  }
+  const [old, line] = [removed[0], added[0]];
+  const labelAt = old.indexOf(label);
+  const [before, after] = [old.slice(0, labelAt), old.slice(labelAt + label.length)];
+  const value = line.slice(before.length, line.length - after.length);
+  const fresh = value.startsWith(`${label}+`) && /^\+[0-9a-f]{12}$/.test(value.slice(label.length));
+  if (labelAt < 0 || !line.startsWith(before) || !line.endsWith(after) || !fresh) {
+    throw new Error(`the version line ${JSON.stringify(old)} became ${JSON.stringify(line)}`);
+  }
+  return hunks.filter((_, i) => i !== at);
+}
