@@ -38,6 +38,9 @@ export const TARGETS: CompileTarget[] = [
       "workflows.md",
       "src/registry/parse_worker.ts",
       "docs",
+      // The workflow library is a workspace member (deno.json "workspace"): its config resolves
+      // its own imports, and Deno refuses a workspace whose member has no config file.
+      "packages/workflows/deno.json",
     ],
   },
   // Modules the client loads with lazyImport() (cli/policy/lazy_import.ts), which
