@@ -191,6 +191,12 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         default: "0 */6 * * *",
         meaning: "cron schedule of the CVE scanner; off disables",
       },
+      {
+        name: "POPULAR_PACKAGES_URL",
+        default: "https://hugovk.github.io/top-pypi-packages/top-pypi-packages.min.json",
+        meaning:
+          "top PyPI projects for the typosquat rule, refreshed before each scanner pass; off = the shipped copy",
+      },
     ],
   },
   {
