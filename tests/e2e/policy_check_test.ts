@@ -122,16 +122,20 @@ Deno.test("with the server down: fail-open check passes, fail-closed exits 3, st
         "cve_denials",
         "dependencies",
         "upstreams",
+        "index",
       ]);
       for (const s of sections) assert.equal(typeof s.detail, "string");
       assert.equal(sections[0].flag, "fail");
       assert.match(sections[0].detail, new RegExp(url.replaceAll(".", "\\.")));
       assert.equal(sections[4].detail, "2 runtime dependencies in pyproject.toml");
+      assert.equal(sections[6].flag, "warn", "no installer of the fixture uses the index");
     });
-    await t.step("plain status renders six lines and exits 0", async () => {
+    await t.step("plain status renders seven lines (the index one last) and exits 0", async () => {
       const ran = await policy(["status"], { cwd: dir });
       assert.equal(ran.code, 0);
-      assert.equal(ran.stdout.trimEnd().split("\n").length, 6);
+      const lines = ran.stdout.trimEnd().split("\n");
+      assert.equal(lines.length, 7);
+      assert.match(lines[6], /no installer resolves through policyd's index/);
     });
     await writePolicyToml(dir, url, "fail_open = false\n");
     await t.step("fail-closed: check exits 3 with a one-line message", async () => {
