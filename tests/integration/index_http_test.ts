@@ -110,7 +110,10 @@ Deno.test("the policy index answers PEP 503/691 pages decided per version", asyn
     await t.step("a project denied as a whole: 404, one line, PEP 792 status", async () => {
       const html = await get("/simple/badpkg/", "text/html");
       assert.equal(html.status, 404);
-      assert.equal(await html.text(), "policyd: badpkg is banned by the registry: test ban\n");
+      assert.equal(
+        await html.text(),
+        'policyd: badpkg is banned by the registry (registry reason: "test ban")\n',
+      );
       const json = await get("/simple/oldpkg/", JSON_TYPE);
       assert.equal(json.status, 404);
       const text = await json.text();
@@ -206,7 +209,10 @@ Deno.test("upstream pages are cached and revalidated with ETag", async () => {
     await stale.body?.cancel();
     const banned = await fetch(`${server.url}/simple/badpkg/`);
     assert.equal(banned.status, 404, "the registry decides a banned project without upstream");
-    assert.equal(await banned.text(), "policyd: badpkg is banned by the registry: test ban\n");
+    assert.equal(
+      await banned.text(),
+      'policyd: badpkg is banned by the registry (registry reason: "test ban")\n',
+    );
     const unknown = await fetch(`${server.url}/simple/otherpkg/`);
     assert.equal(unknown.status, 502, "upstream down and nothing cached: a problem");
     assert.equal(unknown.headers.get("content-type"), "application/problem+json");

@@ -139,7 +139,10 @@ Deno.test("pip installs through the policy index only what the policy allows", a
     await t.step("a denied file is refused 403 even by direct URL", async () => {
       const res = await fetch(`${server.url}/p/web/files/badpkg/badpkg-1.0-py3-none-any.whl`);
       assert.equal(res.status, 403);
-      assert.match(await res.text(), /^policyd: badpkg is banned by the registry: test ban\n$/);
+      assert.match(
+        await res.text(),
+        /^policyd: badpkg is banned by the registry \(registry reason: "test ban"\)\n$/,
+      );
     });
     await t.step("policy init --index points the project's pip at the index", async () => {
       await Deno.writeTextFile(
