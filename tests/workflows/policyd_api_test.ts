@@ -11,6 +11,13 @@ import { signBody } from "../../src/approvals/webhook.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
 import { createBareRemote, git } from "../helpers/git_fixture.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
+import {
+  LOOKUPS,
+  OPERATOR,
+  ORG_MODE_IDENTITY,
+  PYPI,
+  QUICKSTART_SERVER,
+} from "../helpers/requires.ts";
 
 Deno.test(
   "check a package before adding it",
@@ -44,8 +51,7 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [QUICKSTART_SERVER, ORG_MODE_IDENTITY, LOOKUPS],
     },
   ),
 );
@@ -89,8 +95,13 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [
+        QUICKSTART_SERVER,
+        ORG_MODE_IDENTITY,
+        LOOKUPS,
+        "`latest_version` comes from PyPI: when it is `null` (PyPI unavailable), check the " +
+        "replacement without a version and pin what your resolver installs",
+      ],
     },
   ),
 );
@@ -139,8 +150,14 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server; what `proposal_status` says depends on the server's REGISTRY_PROPOSER (`logged` with log_only, shown here; `queued` with local_file or local_git, which wait for an operator; `opened` with github)",
+      requires: [
+        QUICKSTART_SERVER,
+        ORG_MODE_IDENTITY,
+        PYPI + ": the package must exist for the evaluation to be PROVISIONALLY_ALLOWED",
+        "`proposal_status` depends on REGISTRY_PROPOSER (see Settings): `queued` with " +
+        "local_file or local_git (quickstart's: the request waits for an operator), `logged` " +
+        "with log_only (shown here), `opened` with github",
+      ],
     },
   ),
 );
@@ -182,8 +199,10 @@ Deno.test(
     },
     {
       requires: [
-        "an operator (anyone in single-user mode; a member of OPERATOR_GROUP in org mode)",
-        "REGISTRY_PROPOSER=local_file (or local_git) on the server: the rule is written and live at once",
+        OPERATOR,
+        "REGISTRY_PROPOSER=local_file (or local_git; quickstart's) with REGISTRY_PATH in a " +
+        "writable directory: the rule is written and live at once",
+        LOOKUPS,
       ],
     },
   ),
@@ -253,6 +272,8 @@ Deno.test(
     {
       requires: [
         "REGISTRY_WEBHOOK_SECRET set on the server (without it every delivery is 403)",
+        "only `pull_request` with `action: closed` and `pull_request.merged: true` triggers the " +
+        "pull; `ping` is answered, any other event or action is `202 {ignored: true}`",
         "a git-backed registry: REGISTRY_PATH inside a git clone whose remote receives the merge",
         "no identity: the signature authenticates the delivery, also in org mode",
       ],
@@ -299,8 +320,7 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [QUICKSTART_SERVER, ORG_MODE_IDENTITY, LOOKUPS],
     },
   ),
 );
@@ -330,8 +350,11 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [
+        QUICKSTART_SERVER,
+        ORG_MODE_IDENTITY,
+        LOOKUPS + "; the report lists the CVEs OSV reported for the evaluations in its window",
+      ],
     },
   ),
 );
@@ -361,8 +384,11 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [
+        "nothing beyond a running server (no upstream, no registry change: the YAML is only " +
+        "validated)",
+        ORG_MODE_IDENTITY,
+      ],
     },
   ),
 );
@@ -383,6 +409,13 @@ Deno.test(
         await app.close();
       }
     },
-    { requires: "nothing: the health route is public, also in org mode" },
+    {
+      requires: [
+        "nothing: the health route is public, also in org mode",
+        "`scanner.last_pass` appears after a scanner pass (CVE_SCAN_SCHEDULE); `upstreams` " +
+        "stay `unknown` until a lookup reached OSV or PyPI; `proposer` shows REGISTRY_PROPOSER " +
+        "or what auto-detection chose",
+      ],
+    },
   ),
 );
