@@ -11,6 +11,8 @@ import { signBody } from "../../src/approvals/webhook.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
 import { createBareRemote, git } from "../helpers/git_fixture.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
+import { exactly } from "../helpers/contract_fields.ts";
+import { EvaluationSchema, HealthSchema } from "../../src/api/mod.ts";
 import {
   LOOKUPS,
   OPERATOR,
@@ -37,6 +39,7 @@ Deno.test(
           query: { package: "black", version: "19.10b0", project: "shop-api" },
         });
         const body = unknown.json<{ verdict: string; license: string }>();
+        exactly(EvaluationSchema, body);
         equal(body.verdict, "PROVISIONALLY_ALLOWED");
         equal(body.license, "MIT");
         await stepBoundary(
@@ -112,7 +115,8 @@ Deno.test(
     "Request approval for a new package",
     "File a non-blocking request to add a provisionally allowed package to the registry, then see it in the queue. The request approves nothing by itself: an operator decides.",
     async () => {
-      const app = await workflowApp("request");
+      // The proposer `policyd quickstart` runs: a request waits for an operator (`queued`).
+      const app = await workflowApp("request", { env: { REGISTRY_PROPOSER: "local_file" } });
       try {
         const client = new AgentTestClient(app.built.app);
         const check = await client.get("/api/v1/evaluate", {
@@ -144,7 +148,7 @@ Deno.test(
         const id = request.json<{ id: number }>().id;
         const one = await client.get(`/api/v1/approval-requests/${id}`);
         equal(one.status, 200);
-        equal(one.json<{ proposal_status: string }>().proposal_status, "logged");
+        equal(one.json<{ proposal_status: string }>().proposal_status, "queued");
       } finally {
         await app.close();
       }
@@ -155,8 +159,8 @@ Deno.test(
         ORG_MODE_IDENTITY,
         PYPI + ": the package must exist for the evaluation to be PROVISIONALLY_ALLOWED",
         "`proposal_status` depends on REGISTRY_PROPOSER (see Settings): `queued` with " +
-        "local_file or local_git (quickstart's: the request waits for an operator), `logged` " +
-        "with log_only (shown here), `opened` with github",
+        "local_file or local_git (quickstart's, shown here: the request waits for an operator), " +
+        "`logged` with log_only, `opened` with github",
       ],
     },
   ),
@@ -399,12 +403,16 @@ Deno.test(
     "Check that policyd is up",
     "Probe the health endpoint before a batch of calls; it needs no authentication.",
     async () => {
-      const app = await workflowApp("health");
+      // As `policyd quickstart` serves it: the local_file proposer.
+      const app = await workflowApp("health", { env: { REGISTRY_PROPOSER: "local_file" } });
       try {
         const client = new AgentTestClient(app.built.app);
         const res = await client.get("/api/v1/health");
         equal(res.status, 200);
         equal(res.json<{ status: string }>().status, "ok");
+        // The recorded example has exactly the contract's members: a field the route adds or
+        // drops without the contract fails here.
+        exactly(HealthSchema, res.json());
       } finally {
         await app.close();
       }
