@@ -48,7 +48,7 @@ Deno.test(
     },
     {
       requires: [
-        "org mode: the server runs with AUTH_ENABLED=true and AUTH_BACKEND=header",
+        "org mode: the server runs with AUTH_ENABLED set to true and AUTH_BACKEND set to header",
         "calls go through the authenticating gateway listed in TRUSTED_PROXIES (comma-separated " +
         "CIDRs, default 127.0.0.1/32), which sets X-Forwarded-User (and -Email, -Groups)",
         LOOKUPS,
@@ -87,7 +87,7 @@ Deno.test(
     },
     {
       requires: [
-        "org mode: AUTH_ENABLED=true, AUTH_BACKEND=header, calls through the gateway in TRUSTED_PROXIES",
+        "org mode: AUTH_ENABLED set to true, AUTH_BACKEND set to header, calls through the gateway in TRUSTED_PROXIES",
         "operators are members of OPERATOR_GROUP (default policy-admins)",
       ],
     },
