@@ -11,8 +11,13 @@ import { z } from "zod";
 import { AuditQuerySchema, MAX_AUDIT_PAGE } from "../api/audit.ts";
 import { exceptionSchema, packageRuleSchema } from "../registry/schema.ts";
 
-const schemaText = (schema: z.ZodType) =>
-  JSON.stringify(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }), null, 2);
+function schemaText(schema: z.ZodType): string {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+  });
+  return JSON.stringify(json, null, 2);
+}
 
 /** The YAML example of a `packages` entry (validated by the tests). */
 export const RULE_EXAMPLE = `packages:
