@@ -37,41 +37,30 @@ export interface SettingPurpose {
 
 const UPSTREAM = "a mirror or a loopback server replaying recorded answers works the same";
 
-/** The purpose of every server variable, keyed by variable. */
-export const SETTING_PURPOSES: Record<string, SettingPurpose> = {
-  POLICY_HOST: { meaning: "address the server binds to" },
-  POLICY_PORT: { meaning: "port the server listens on" },
+/** The purpose of every server variable (its meaning, or a {@link SettingPurpose}), keyed by variable. */
+export const SETTING_PURPOSES: Record<string, string | SettingPurpose> = {
+  POLICY_HOST: "address the server binds to",
+  POLICY_PORT: "port the server listens on",
   ALLOWED_ORIGINS: {
     meaning: "origins besides the server's own that may send POSTs (a proxy's public URL)",
     type: "comma-separated origins",
   },
-  RATE_LIMIT_PER_MINUTE: {
-    meaning: "requests per caller (identity, else peer address) per minute, `429` beyond; 0 = off",
-  },
-  REQUEST_READ_TIMEOUT_MS: { meaning: "time a client has to send its request body (`408` after)" },
-  HEADER_READ_TIMEOUT_MS: {
-    meaning: "time a new connection has to finish its request headers; 0 = no limit",
-  },
-  IDLE_TIMEOUT_MS: { meaning: "time a keep-alive connection may wait for its next request" },
-  PARSE_YAML_TIMEOUT_MS: {
-    meaning: "budget of one `POST /api/v1/registry/parse-yaml` document (`422` after)",
-  },
-  PARSE_YAML_CONCURRENCY: {
-    meaning: "`parse-yaml` documents compiled at once (`429` beyond)",
-  },
+  RATE_LIMIT_PER_MINUTE:
+    "requests per caller (identity, else peer address) per minute, `429` beyond; 0 = off",
+  REQUEST_READ_TIMEOUT_MS: "time a client has to send its request body (`408` after)",
+  HEADER_READ_TIMEOUT_MS: "time a new connection has to finish its request headers; 0 = no limit",
+  IDLE_TIMEOUT_MS: "time a keep-alive connection may wait for its next request",
+  PARSE_YAML_TIMEOUT_MS: "budget of one `POST /api/v1/registry/parse-yaml` document (`422` after)",
+  PARSE_YAML_CONCURRENCY: "`parse-yaml` documents compiled at once (`429` beyond)",
   ALLOWED_HOSTS: {
     meaning: "host names besides loopback and the bind address the server answers to (`421` " +
       "otherwise)",
     type: "comma-separated host names",
   },
-  MAX_CONNECTIONS: { meaning: "connections held at once, `503` beyond; 0 = no cap" },
-  AUTH_FAILURES_PER_MINUTE: {
-    meaning: "failed authentications per client address per minute, `429` beyond",
-  },
-  UPSTREAM_CONCURRENCY: { meaning: "OSV/PyPI requests in flight at once in the whole process" },
-  POLICY_DB_PATH: {
-    meaning: "SQLite database (audit log, approval requests) used when DATABASE_URL is unset",
-  },
+  MAX_CONNECTIONS: "connections held at once, `503` beyond; 0 = no cap",
+  AUTH_FAILURES_PER_MINUTE: "failed authentications per client address per minute, `429` beyond",
+  UPSTREAM_CONCURRENCY: "OSV/PyPI requests in flight at once in the whole process",
+  POLICY_DB_PATH: "SQLite database (audit log, approval requests) used when DATABASE_URL is unset",
   DATABASE_URL: {
     meaning: "shared PostgreSQL store for several instances (docs/deployment.md); unset = SQLite " +
       "at POLICY_DB_PATH",
@@ -87,29 +76,26 @@ export const SETTING_PURPOSES: Record<string, SettingPurpose> = {
       "auto-detection below",
     type: "path of a `.yaml` file",
   },
-  REGISTRY_RELOAD_INTERVAL: {
-    meaning: "seconds between checks of the registry file for changes; 0 = only on reload",
-  },
-  REGISTRY_WEBHOOK_SECRET: {
-    meaning: "HMAC secret of the merge webhook; unset, every delivery is `403`",
-  },
+  REGISTRY_RELOAD_INTERVAL:
+    "seconds between checks of the registry file for changes; 0 = only on reload",
+  REGISTRY_WEBHOOK_SECRET: "HMAC secret of the merge webhook; unset, every delivery is `403`",
   REGISTRY_PROPOSER: {
     meaning: "what an operator's approval (and an agent's request) does to the registry; unset " +
       "= auto-detected (below)",
     type: "`log_only`, `local_file`, `local_git`, `github` or `module:<specifier>:<Export>`",
     default: "auto",
   },
-  REGISTRY_REPO_URL: { meaning: "git URL of the registry repository the github proposer clones" },
-  REGISTRY_REPO_WORKDIR: { meaning: "where the github proposer keeps its clone" },
-  REGISTRY_REPO_FILE: { meaning: "path of the registry YAML inside that repository" },
+  REGISTRY_REPO_URL: "git URL of the registry repository the github proposer clones",
+  REGISTRY_REPO_WORKDIR: "where the github proposer keeps its clone",
+  REGISTRY_REPO_FILE: "path of the registry YAML inside that repository",
   REGISTRY_GITHUB_REPO: {
     meaning: "the repository the github proposer opens pull requests on; unset, taken from " +
       "REGISTRY_REPO_URL",
     type: "`owner/name`",
   },
-  REGISTRY_BOT_AUTHOR_NAME: { meaning: "author name of the proposers' commits" },
-  REGISTRY_BOT_AUTHOR_EMAIL: { meaning: "author e-mail of the proposers' commits" },
-  GITHUB_TOKEN: { meaning: "token of the github proposer (contents and pull requests: write)" },
+  REGISTRY_BOT_AUTHOR_NAME: "author name of the proposers' commits",
+  REGISTRY_BOT_AUTHOR_EMAIL: "author e-mail of the proposers' commits",
+  GITHUB_TOKEN: "token of the github proposer (contents and pull requests: write)",
   GITHUB_API_URL: {
     meaning:
       `GitHub REST API base of the github proposer (GitHub Enterprise: its /api/v3); ${UPSTREAM}`,
@@ -119,17 +105,11 @@ export const SETTING_PURPOSES: Record<string, SettingPurpose> = {
       "shared lookup cache for several instances; unset = in-process cache, `none` = no cache",
     type: "`redis://…`, `rediss://…` or `none`",
   },
-  CACHE_TTL_SECONDS: { meaning: "how long an OSV/PyPI answer is reused (`cached`)" },
-  OSV_API_URL: {
-    meaning: `vulnerability database (OSV's \`POST /v1/query\`); ${UPSTREAM}`,
-  },
-  PYPI_URL: {
-    meaning: `PyPI JSON API (\`/pypi/<name>/json\`, \`/pypi/<name>/<version>/json\`): licence, ` +
-      `latest version, release dates, yanked; ${UPSTREAM}`,
-  },
-  LOOKUP_TIMEOUT_MS: {
-    meaning: "per upstream request; after a failure the upstream is skipped for 30 s",
-  },
+  CACHE_TTL_SECONDS: "how long an OSV/PyPI answer is reused (`cached`)",
+  OSV_API_URL: `vulnerability database (OSV's \`POST /v1/query\`); ${UPSTREAM}`,
+  PYPI_URL: `PyPI JSON API (\`/pypi/<name>/json\`, \`/pypi/<name>/<version>/json\`): licence, ` +
+    `latest version, release dates, yanked; ${UPSTREAM}`,
+  LOOKUP_TIMEOUT_MS: "per upstream request; after a failure the upstream is skipped for 30 s",
   POPULAR_PACKAGES_URL: {
     meaning: "top-PyPI-projects JSON the typosquat rule compares names with, fetched before each " +
       "scanner pass; `off` = the copy shipped with policyd",
@@ -140,28 +120,24 @@ export const SETTING_PURPOSES: Record<string, SettingPurpose> = {
       "rows, sets `scanner.last_pass` in health); `off` disables",
     type: "cron expression (5 fields) or `off`",
   },
-  POLICY_PROJECT_NAME: { meaning: "project name of the scanner's audit rows" },
-  AUTH_ENABLED: { meaning: "org mode (every route but the public ones needs an identity)" },
+  POLICY_PROJECT_NAME: "project name of the scanner's audit rows",
+  AUTH_ENABLED: "org mode (every route but the public ones needs an identity)",
   AUTH_BACKEND: {
     meaning: "how org mode authenticates",
     type: "`header`, `webhook`, `apikey` or `module:<specifier>:<Export>`",
   },
-  AUTH_VERIFY_URL: { meaning: "verifier the webhook backend asks (required with it)" },
-  OPERATOR_GROUP: {
-    meaning: "group (X-Forwarded-Groups) whose members may approve and reload in org mode",
-  },
+  AUTH_VERIFY_URL: "verifier the webhook backend asks (required with it)",
+  OPERATOR_GROUP: "group (X-Forwarded-Groups) whose members may approve and reload in org mode",
   TRUSTED_PROXIES: {
     meaning: "peers whose X-Forwarded-User/-Email/-Groups headers are believed",
     type: "comma-separated CIDRs (IPv4 or IPv6)",
   },
-  LOG_LEVEL: { meaning: "structured JSON logs on stderr from this level up" },
-  INDEX_UPSTREAM_URL: {
-    meaning: `the simple index (PEP 503/691) the policy index reads project pages and files ` +
-      `from (docs/index.md); ${UPSTREAM}`,
-  },
-  INDEX_PAGE_FRESH_SECONDS: {
-    meaning: "seconds a fetched project page is served before it is revalidated upstream",
-  },
+  LOG_LEVEL: "structured JSON logs on stderr from this level up",
+  INDEX_UPSTREAM_URL:
+    `the simple index (PEP 503/691) the policy index reads project pages and files ` +
+    `from (docs/index.md); ${UPSTREAM}`,
+  INDEX_PAGE_FRESH_SECONDS:
+    "seconds a fetched project page is served before it is revalidated upstream",
 };
 
 const KINDS = new Map<z.ZodType, string>([
@@ -219,10 +195,11 @@ function defaultOf(schema: z.ZodType): string | undefined {
 export function describeSettings(): SettingDoc[] {
   return Object.values(AREAS).flatMap((area) =>
     Object.entries(area.variables as Record<string, z.ZodType>).map(([name, schema]) => {
-      const purpose = SETTING_PURPOSES[name];
-      if (purpose === undefined) {
+      const given = SETTING_PURPOSES[name];
+      if (given === undefined) {
         throw new Error(`${name} has no purpose in SETTING_PURPOSES (src/config/settings_doc.ts)`);
       }
+      const purpose = typeof given === "string" ? { meaning: given } : given;
       const fallback = defaultOf(schema);
       const value = purpose.default ?? fallback;
       return {

@@ -19,7 +19,7 @@ Deno.test("every server variable is described, with its type and default from it
     name: "PYPI_URL",
     type: "URL",
     default: "https://pypi.org",
-    meaning: SETTING_PURPOSES.PYPI_URL.meaning,
+    meaning: SETTING_PURPOSES.PYPI_URL as string,
   });
   assert.equal(row("POLICY_PORT")?.default, "8765");
   assert.equal(row("AUTH_ENABLED")?.default, "false");
