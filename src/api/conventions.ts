@@ -21,7 +21,7 @@ import {
 } from "./mod.ts";
 import { MAX_BODY_BYTES } from "./contract.ts";
 import { CONTEXT_HEADERS } from "./headers.ts";
-import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
+import { FieldErrorSchema, PROBLEM_CONTENT_TYPE, ProblemSchema } from "./problem.ts";
 import {
   APPROVAL_STATUSES,
   CALL_SOURCES,
@@ -57,6 +57,16 @@ const DENIAL_MEANINGS: Record<(typeof DENIAL_CATEGORIES)[number], string> = {
   DENIAL_NEW_PROJECT: "first released fewer than `policies.min_project_age_days` ago",
   DENIAL_YANKED: "the release was yanked from PyPI",
 };
+
+/** `{a, b, c?}`: the members of an object schema, optional ones marked (read from the contract). */
+function members(
+  schema: { shape: Record<string, { safeParse(v: unknown): { success: boolean } }> },
+) {
+  const names = Object.entries(schema.shape).map(([name, member]) =>
+    member.safeParse(undefined).success ? `${name}?` : name
+  );
+  return `{${names.join(", ")}}`;
+}
 
 const call = (route: RouteContract) => `\`${route.method.toUpperCase()} ${fullPath(route)}\``;
 const list = (routes: readonly RouteContract[]) => routes.map(call).join(", ");
@@ -129,9 +139,10 @@ export const conventions = {
   },
   errors: {
     summary: "Every error (status 400 and above) is an RFC 9457 problem document " +
-      "`{type, title, status, detail, errors?}`: `type` is `https://policyd.dev/problems/<slug>`, " +
+      `\`${members(ProblemSchema)}\`: \`type\` is \`https://policyd.dev/problems/<slug>\`, ` +
       "`detail` says what happened, and `errors` lists field-level problems as " +
-      "`[{path, message}]` (for example `packages[3].package`). A client mistake is never a 5xx. " +
+      `\`[${members(FieldErrorSchema)}]\` (for example \`packages[3].package\`). ` +
+      "A client mistake is never a 5xx. " +
       "Every response carries `X-Request-Id`; quote it when reporting a 5xx.",
     mediaType: PROBLEM_CONTENT_TYPE,
     statuses: errorStatuses(),

@@ -7,6 +7,8 @@ import { deepStrictEqual, equal, match } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
 import { LOOKUPS, QUICKSTART_SERVER } from "../helpers/requires.ts";
+import { exactly } from "../helpers/contract_fields.ts";
+import { ProblemSchema } from "../../src/api/problem.ts";
 
 interface Problem {
   type: string;
@@ -30,6 +32,7 @@ Deno.test(
         equal(badName.status, 400);
         equal(badName.headers.get("content-type"), "application/problem+json");
         equal(badName.json<Problem>().errors?.[0].path, "package");
+        exactly(ProblemSchema, badName.json());
         const fixed = await client.get("/api/v1/evaluate", {
           query: { package: "requests", project: "shop-api" },
         });
