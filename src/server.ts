@@ -33,6 +33,8 @@ import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
+import { wireAlerts } from "./alerts/wiring.ts";
+import { runMaliciousWatch } from "./alerts/malicious_watch.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -120,11 +122,21 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const coordination: Coordination = backend.postgres
     ? postgresCoordination(backend.postgres.sql, instance, log.child({ component: "cluster" }), now)
     : localCoordination(instance);
+  const background = options.background ?? true;
+  const alerts = wireAlerts(typed.alerts, {
+    store,
+    log,
+    instance,
+    github: { token: settings.GITHUB_TOKEN ?? null, apiUrl: settings.GITHUB_API_URL },
+    now,
+    deliver: background,
+  });
   const path = typed.registry.path;
   let snapshot;
   try {
     snapshot = await initialSnapshot(path, log, now());
   } catch (error) {
+    await alerts.close();
     await store.close();
     throw error;
   }
@@ -133,12 +145,16 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     initial: snapshot,
     log,
     now,
-    afterSwap: (next) =>
-      store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
+    afterSwap: async (next, previous) => {
+      await alerts.alerter.ruleChanged(next, previous);
+      return await store.approvals.approvePackages(approvablePackages(next), now().toISOString());
+    },
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
-  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(
+  const alertingStore = alerts.alerter.store(store);
+  const wired = await wireApprovals(settings, { log, registry, store: alertingStore, now }).catch(
     async (error) => {
+      await alerts.close();
       await store.close();
       throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
     },
@@ -153,7 +169,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     now,
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
   });
-  const background = options.background ?? true;
+  if (background && lookups.upstreams) {
+    const upstreams = lookups.upstreams;
+    alerts.watchUpstreams(() => upstreams.snapshot());
+  }
   if (background && coordination.clustered) {
     const sync = wired.proposer.syncMerged;
     await followReloads(
@@ -164,6 +183,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     ).catch(async (error) => {
       await coordination.close();
       await wired.close();
+      await alerts.close();
       await cache.close();
       await store.close();
       throw new StartupError(`cannot follow registry reloads: ${(error as Error).message}`);
@@ -179,20 +199,37 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         schedule: typed.scanner.schedule,
         log: log.child({ component: "scanner" }),
         coordination,
-        runPass: () =>
-          runScanPass({
+        runPass: async () => {
+          const rows = await runScanPass({
             settings,
             registry: registry.current().registry,
             licenses: lookups.licenses,
             cache,
-            audit: store.audit,
+            audit: alerts.alerter.audit(store.audit),
             log: log.child({ component: "scanner" }),
-          }),
+          });
+          if (alerts.destinations.length > 0) {
+            await runMaliciousWatch({
+              alerter: alerts.alerter,
+              audit: store.audit,
+              osvApiUrl: settings.OSV_API_URL,
+              timeoutMs: typed.lookups.timeoutMs,
+              cache,
+              cacheTtlSeconds: settings.CACHE_TTL_SECONDS,
+              log: log.child({ component: "alerts" }),
+              now,
+            }).catch((error) =>
+              log.error("malicious watch failed", { detail: (error as Error).message })
+            );
+          }
+          return rows;
+        },
       });
     } catch (error) {
       poller.stop();
       await coordination.close();
       await wired.close();
+      await alerts.close();
       await cache.close();
       await store.close();
       throw new StartupError((error as Error).message);
@@ -201,9 +238,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const deps: AppDeps = {
     registry,
     evaluations,
-    store,
+    store: alertingStore,
     log,
     authenticator,
+    alerts: {
+      list: (filter, limit) => store.outbox.list(filter, limit),
+      retry: async (id) => {
+        const done = await store.outbox.retry(id);
+        if (done) alerts.delivery.nudge();
+        return done;
+      },
+      mute: (id) => store.outbox.mute(id),
+      health: () => alerts.health(),
+    },
     operatorGroup: typed.auth.enabled ? typed.auth.operatorGroup : null,
     version: VERSION,
     cacheHealth: () => cache.health(),
@@ -235,6 +282,22 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
           dashboardRoutes({
             registry,
             audit: store.audit,
+            alerts: {
+              list: (limit) => store.outbox.list({}, limit),
+              backlog: () => store.outbox.backlog(),
+              destinations: alerts.destinations.map((d) => d.name),
+              act: async (request, id, action) => {
+                const groups = (request.identity as { groups?: string[] } | undefined)?.groups;
+                const operatorGroup = typed.auth.enabled ? typed.auth.operatorGroup : null;
+                if (operatorGroup !== null && !groups?.includes(operatorGroup)) return "forbidden";
+                if (await (action === "retry" ? store.outbox.retry(id) : store.outbox.mute(id))) {
+                  if (action === "retry") alerts.delivery.nudge();
+                  return "done";
+                }
+                const [row] = (await store.outbox.list({}, 1_000_000)).filter((r) => r.id === id);
+                return row ? "delivered" : "not-found";
+              },
+            },
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
@@ -247,12 +310,13 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     app,
     deps,
     registry,
-    store,
+    store: alertingStore,
     async close() {
       poller.stop();
       await scanner?.stop();
       await coordination.close();
       await wired.close();
+      await alerts.close();
       await cache.close();
       await store.close();
     },

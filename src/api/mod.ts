@@ -28,6 +28,7 @@ import {
   workflowsMarkdownRoute,
 } from "./service.ts";
 import { mcpRoute } from "./mcp.ts";
+import { alertMuteRoute, alertRetryRoute, alertsListRoute } from "./alerts.ts";
 
 export * from "./contract.ts";
 export * from "./problem.ts";
@@ -41,6 +42,7 @@ export * from "./reports.ts";
 export * from "./audit.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
+export * from "./alerts.ts";
 
 /** Every route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly RouteContract[] = [
@@ -59,6 +61,9 @@ export const API_ROUTES: readonly RouteContract[] = [
   legalReportRoute,
   agentsReportRoute,
   auditRoute,
+  alertsListRoute,
+  alertRetryRoute,
+  alertMuteRoute,
   healthRoute,
   openapiRoute,
   workflowsMarkdownRoute,

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { ReportIssue, SettingsArea, SettingsIssue } from "./area.ts";
+import { alertsArea } from "../alerts/settings.ts";
 import { authArea } from "../auth/settings.ts";
 import { cacheArea } from "../cache/settings.ts";
 import { httpArea } from "../http/settings.ts";
@@ -36,6 +37,7 @@ export const AREAS = {
   scanner: scannerArea,
   auth: authArea,
   logging: loggingArea,
+  alerts: alertsArea,
 } as const;
 
 /** The schema of every server setting, keyed by environment variable. */
@@ -49,6 +51,7 @@ export const settingsSchema = z.object({
   ...scannerArea.variables,
   ...authArea.variables,
   ...loggingArea.variables,
+  ...alertsArea.variables,
 });
 
 /** Parsed server settings (every variable of every area). */

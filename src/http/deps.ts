@@ -10,7 +10,7 @@ import type { CacheHealth } from "../cache/types.ts";
 import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import type { LiveRegistry } from "../registry/live.ts";
-import type { Store } from "../store/types.ts";
+import type { OutboxBacklog, OutboxStore, Store } from "../store/types.ts";
 import type { ApprovalService } from "../approvals/service.ts";
 import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
@@ -29,6 +29,17 @@ export interface AppEnv {
     /** Time limit for reading the request body (`REQUEST_READ_TIMEOUT_MS`). */
     bodyReadTimeoutMs: number;
   };
+}
+
+/** What the HTTP layer may do with the alert outbox (issue #32). */
+export interface AlertsAccess {
+  list: OutboxStore["list"];
+  /** Makes a delivery due now; false when absent or delivered. */
+  retry(id: number): Promise<boolean>;
+  /** Stops a delivery; false when absent or delivered. */
+  mute(id: number): Promise<boolean>;
+  /** The configured destinations and the outbox backlog. */
+  health(): Promise<OutboxBacklog & { destinations: string[] }>;
 }
 
 /** Dependencies of {@link createApp}. */
@@ -55,6 +66,8 @@ export interface AppDeps {
   scannerState: () => unknown | Promise<unknown>;
   /** State of the upstream services (OSV, PyPI) for `/health`; all `unknown` when absent. */
   upstreams?: () => Record<UpstreamName, UpstreamState>;
+  /** The alert outbox: listing, the dashboard's actions, the backlog for `/health`. */
+  alerts?: AlertsAccess;
   /** Extra fields merged into `/health` (auth mode, …). */
   healthExtras?: () => Record<string, unknown>;
   /** Process start, for `uptime_s`. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { createGroupCommit, type GroupCommit } from "./group_commit.ts";
-import type { Sql } from "./postgres_connection.ts";
+import type { Sql, TransactionSql } from "./postgres_connection.ts";
 import {
   AUDIT_INSERT_COLUMNS,
   AUDIT_JSON_COLUMNS,
@@ -35,6 +35,11 @@ function valuesList(count: number): string {
 /** The PostgreSQL audit store and its group-commit queue (drained on close). */
 export interface PostgresAuditStore extends AuditStore {
   readonly queue: GroupCommit<NewAuditRow, AuditRow>;
+  /** Inserts rows and runs `extra` in the same transaction (the outbox writes its entries so). */
+  insertWith(
+    rows: NewAuditRow[],
+    extra: (tx: TransactionSql, stored: AuditRow[]) => Promise<void>,
+  ): Promise<AuditRow[]>;
 }
 
 /** Creates the audit store on a migrated database. */
@@ -44,7 +49,10 @@ export function createPostgresAuditStore(
   now: () => Date,
   isClosed: () => boolean,
 ): PostgresAuditStore {
-  const insertAll = async (rows: NewAuditRow[]): Promise<AuditRow[]> => {
+  const insertAll = async (
+    rows: NewAuditRow[],
+    extra?: (tx: TransactionSql, stored: AuditRow[]) => Promise<void>,
+  ): Promise<AuditRow[]> => {
     if (rows.length === 0) return [];
     const stamped = rows.map((row) => ({ row, ts: now().toISOString() }));
     const chunks: Array<typeof stamped> = [];
@@ -63,16 +71,18 @@ export function createPostgresAuditStore(
         all.push(...inserted.map((r) => Number(r.id)));
       }
       if (late.length) await rollups.invalidate(tx, late);
+      if (extra) await extra(tx, stamped.map(({ row, ts }, i) => storedAuditRow(row, all[i], ts)));
       return all;
     }));
     return stamped.map(({ row, ts }, i) => storedAuditRow(row, ids[i], ts));
   };
-  const queue = createGroupCommit(insertAll);
+  const queue = createGroupCommit((rows: NewAuditRow[]) => insertAll(rows));
 
   return {
     queue,
+    insertWith: insertAll,
     insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
-    insertMany: insertAll,
+    insertMany: (rows) => insertAll(rows),
     async list(filter, limit) {
       const where = auditWhere(filter, POSTGRES_DIALECT);
       const rows = await sql.unsafe(
