@@ -96,14 +96,16 @@ export function startDelivery(options: DeliveryOptions): DeliveryLoop {
         ? null
         : new Date(now().getTime() + backoffMs(options.retryBaseMs, tries)).toISOString();
       await outbox.failed(row.id, instance, detail, retryAt);
-      (dead ? log.error : log.warn)(dead ? "alert dead-lettered" : "alert delivery failed", {
+      const fields = {
         id: row.id,
         key: row.key,
         destination: row.destination,
         tries,
         retry_at: retryAt,
         detail,
-      });
+      };
+      if (dead) log.error("alert dead-lettered", fields);
+      else log.warn("alert delivery failed", fields);
     }
   }
 
@@ -112,7 +114,12 @@ export function startDelivery(options: DeliveryOptions): DeliveryLoop {
     do {
       again = false;
       const rows = await outbox.claim(instance, leaseMs, CLAIM_BATCH);
-      for (const row of rows) await deliverOne(row);
+      for (const row of rows) {
+        // One row's trouble (say, the store refusing its update) never strands the others' claims.
+        await deliverOne(row).catch((error) =>
+          log.error("alert delivery failed", { id: row.id, detail: (error as Error).message })
+        );
+      }
       total += rows.length;
       if (rows.length === CLAIM_BATCH) again = true;
     } while (again && !stopped);

@@ -1,0 +1,150 @@
+/**
+ * Alerts end to end with real receivers on loopback (issue #32): retries
+ * until a refusing receiver accepts, each event exactly once per key; a
+ * receiver down across a restart of policyd gets everything afterwards; the
+ * signature verifies with the shared secret.
+ */
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { join } from "node:path";
+import { loadSettings } from "../../src/config/settings.ts";
+import { createLogger } from "../../src/log/logger.ts";
+import { noLicenseData, noVulnerabilityData } from "../../src/lookups/none.ts";
+import { readExampleRegistry } from "../../src/registry/example.ts";
+import { startServer } from "../../src/server.ts";
+import { createAlertReceiver, waitFor } from "../helpers/alert_receiver.ts";
+import { call } from "../helpers/approvals.ts";
+
+const SECRET = "alerts-test-secret-0123456789";
+
+function alertEnv(receiverUrl: string, dir: string) {
+  return loadSettings({
+    POLICY_DB_PATH: join(dir, "policyd.db"),
+    REGISTRY_PATH: join(dir, "registry.yaml"),
+    REGISTRY_RELOAD_INTERVAL: "0",
+    CVE_SCAN_SCHEDULE: "off",
+    REDIS_URL: "none",
+    ALERTS_WEBHOOK_URL: receiverUrl,
+    ALERTS_WEBHOOK_SECRET: SECRET,
+    ALERTS_RETRY_BASE_MS: "20",
+    ALERTS_POLL_MS: "50",
+  });
+}
+
+async function serve(receiverUrl: string, dir: string) {
+  return await startServer(alertEnv(receiverUrl, dir), {
+    log: createLogger(
+      Deno.env.get("ALERTS_TEST_LOG") ? "debug" : "error",
+      (l) => Deno.env.get("ALERTS_TEST_LOG") && console.error(l),
+    ),
+    hostname: "127.0.0.1",
+    port: 0,
+    lookups: { vulnerabilities: noVulnerabilityData, licenses: noLicenseData },
+  });
+}
+
+async function prepare(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "policyd-alerts-" });
+  await Deno.writeTextFile(join(dir, "registry.yaml"), await readExampleRegistry());
+  return dir;
+}
+
+const request = (url: string, pkg: string, project = "web") =>
+  call(url, "POST", "/api/v1/approval-requests", {
+    json: { package: pkg, rationale: "needed for the alerts test" },
+    headers: { "x-policy-project": project },
+  });
+
+Deno.test("a receiver that refuses the first three deliveries gets each event exactly once, signed", async () => {
+  const dir = await prepare();
+  const receiver = createAlertReceiver(SECRET);
+  receiver.failNext(3);
+  const server = await serve(receiver.url, dir);
+  try {
+    equal((await request(server.url, "left-pad")).status, 202);
+    equal((await request(server.url, "left-pad", "api")).status, 202, "collapsed: no second event");
+    equal((await request(server.url, "right-pad")).status, 202);
+    await waitFor(() => receiver.accepted().length === 2, "two accepted deliveries");
+    await new Promise((resolve) => setTimeout(resolve, 300)); // no repeats come later
+    const accepted = receiver.accepted();
+    equal(new Set(accepted).size, accepted.length, "each key accepted once");
+    equal(receiver.seen.filter((s) => !s.accepted).length, 3);
+    ok(receiver.seen.every((s) => s.signatureOk), "every delivery verifies with the secret");
+    ok(receiver.seen.every((s) => s.event === "request_filed"));
+    deepStrictEqual(
+      receiver.seen.filter((s) => s.accepted).map((s) => s.body.package).sort(),
+      ["left-pad", "right-pad"],
+    );
+    const first = receiver.seen.find((s) => s.accepted)!;
+    equal(first.body.id, first.key);
+    const listed = await call(server.url, "GET", "/api/v1/alerts");
+    equal(listed.status, 200);
+    deepStrictEqual(listed.body.items.map((i: { state: string }) => i.state), [
+      "delivered",
+      "delivered",
+    ]);
+    equal(listed.body.backlog.pending, 0);
+    const health = await call(server.url, "GET", "/api/v1/health");
+    deepStrictEqual(health.body.alerts.destinations, ["webhook"]);
+  } finally {
+    await server.shutdown();
+    await receiver.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a receiver down across a restart of policyd gets everything afterwards", async () => {
+  const dir = await prepare();
+  const receiver = createAlertReceiver(SECRET);
+  await receiver.stop(); // the port is known; nothing listens on it
+  const first = await serve(receiver.url, dir);
+  try {
+    equal((await request(first.url, "left-pad")).status, 202);
+    equal((await request(first.url, "right-pad")).status, 202);
+    await waitFor(async () => {
+      const listed = await call(first.url, "GET", "/api/v1/alerts");
+      return listed.body.items.every((i: { attempts: number }) => i.attempts >= 1);
+    }, "failed tries");
+    const health = await call(first.url, "GET", "/api/v1/health");
+    equal(health.body.alerts.pending, 2);
+  } finally {
+    await first.shutdown();
+  }
+  receiver.start();
+  const second = await serve(receiver.url, dir);
+  try {
+    await waitFor(() => receiver.accepted().length === 2, "deliveries after the restart");
+    deepStrictEqual(receiver.seen.map((s) => s.body.package).sort(), ["left-pad", "right-pad"]);
+    ok(receiver.seen.every((s) => s.signatureOk));
+  } finally {
+    await second.shutdown();
+    await receiver.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an operator's approval reaches the receiver as rule_changed with before and after", async () => {
+  const dir = await prepare();
+  const receiver = createAlertReceiver(SECRET);
+  const server = await serve(receiver.url, dir);
+  try {
+    equal((await request(server.url, "left-pad")).status, 202);
+    const approved = await call(server.url, "POST", "/api/v1/registry/proposals", {
+      json: { rule: { name: "left-pad", status: "approved", reason: "reviewed" } },
+    });
+    ok(approved.status < 300, JSON.stringify(approved.body));
+    await waitFor(
+      () => receiver.seen.some((s) => s.event === "rule_changed"),
+      "a rule_changed delivery",
+    );
+    const change = receiver.seen.find((s) => s.event === "rule_changed")!;
+    equal(change.body.package, "left-pad");
+    const data = change.body.data as { before: unknown; after: { status: string } };
+    equal(data.before, null);
+    equal(data.after.status, "approved");
+    ok(change.signatureOk);
+  } finally {
+    await server.shutdown();
+    await receiver.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
