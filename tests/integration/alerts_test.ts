@@ -148,3 +148,27 @@ Deno.test("an operator's approval reaches the receiver as rule_changed with befo
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("policyd alerts test sends a signed sample; an unknown or unset destination is an error", async () => {
+  const { run } = await import("../../cli/policyd/program.ts");
+  const receiver = createAlertReceiver(SECRET);
+  const out: string[] = [];
+  const io = (env: Record<string, string>) => ({
+    stdout: (t: string) => void out.push(t),
+    stderr: (t: string) => void out.push(t),
+    env,
+    stopSignal: new Promise<void>(() => {}),
+  });
+  try {
+    const env = { ALERTS_WEBHOOK_URL: receiver.url, ALERTS_WEBHOOK_SECRET: SECRET };
+    equal(await run(["alerts", "test", "webhook"], io(env)), 0);
+    equal(receiver.accepted().length, 1);
+    ok(receiver.seen[0].signatureOk);
+    ok(out.join("").includes("sent a test alert to webhook"));
+    equal(await run(["alerts", "test", "pager"], io(env)), 64);
+    equal(await run(["alerts", "test", "slack"], io(env)), 1);
+    ok(out.join("").includes("slack is not configured"));
+  } finally {
+    await receiver.stop();
+  }
+});
