@@ -70,6 +70,26 @@ async function readAllText(reader: { read(p: Uint8Array): Promise<number | null>
   return chunks.map((c, i) => decoder.decode(c, { stream: i < chunks.length - 1 })).join("");
 }
 
+/**
+ * One line of `reader` (up to and without `\n`), read a byte at a time: a
+ * terminal hands over a line when Enter is pressed, so an answer such as
+ * `y` is complete without waiting for end of input. Null at end of input
+ * before any byte.
+ */
+export async function readOneLine(
+  reader: { read(p: Uint8Array): Promise<number | null> },
+): Promise<string | null> {
+  const bytes: number[] = [];
+  const buffer = new Uint8Array(1);
+  for (let n; (n = await reader.read(buffer)) !== null;) {
+    if (n === 0) continue;
+    if (buffer[0] === 0x0a) break;
+    bytes.push(buffer[0]);
+  }
+  if (bytes.length === 0 && buffer[0] !== 0x0a) return null;
+  return new TextDecoder().decode(new Uint8Array(bytes)).replace(/\r$/, "");
+}
+
 /** The real process as an {@link Io}. */
 export function processIo(): Io {
   const enc = new TextEncoder();
@@ -79,6 +99,7 @@ export function processIo(): Io {
     stdout: (text) => void Deno.stdout.writeSync(enc.encode(text)),
     stderr: (text) => void Deno.stderr.writeSync(enc.encode(text)),
     readStdin: () => readAllText(Deno.stdin),
+    readLine: () => readOneLine(Deno.stdin),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
     // Only `init` records it: computed on use, not on every start.
     get selfCommand() {

@@ -1,16 +1,9 @@
 /**
- * Entry point of the workflows runner and exporter
- * (`deno run -A cli/workflows.ts run|check|export …`); see docs/workflows.md.
+ * policyd's historical path of the workflows runner, kept so existing command
+ * lines work: it runs `packages/workflows/runner.ts` (`@policyd/workflows/runner`).
  *
  * @module
  */
-import { main } from "../src/workflows/cli.ts";
+import { runAsProgram } from "../packages/workflows/runner.ts";
 
-if (import.meta.main) {
-  const code = await main(Deno.args, {
-    cwd: Deno.cwd(),
-    env: (name) => Deno.env.get(name),
-    log: (line) => console.error(line),
-  });
-  Deno.exit(code);
-}
+if (import.meta.main) await runAsProgram();

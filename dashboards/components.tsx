@@ -228,6 +228,11 @@ export const CATEGORY_LABELS: Record<AuditCategory, string> = {
   DENIAL_LICENSE: "Licence",
   DENIAL_LICENSE_UNKNOWN: "Unknown licence",
   DENIAL_DATA_UNAVAILABLE: "Data unavailable",
+  DENIAL_MALICIOUS: "Malicious",
+  DENIAL_NOT_FOUND: "Not on PyPI",
+  DENIAL_TYPOSQUAT: "Typosquat",
+  DENIAL_NEW_PROJECT: "New project",
+  DENIAL_YANKED: "Yanked",
   DENIAL_CVE_ALERT: "Scanner alert",
 };
 
@@ -240,6 +245,11 @@ export const CATEGORY_KINDS: Record<AuditCategory, string> = {
   DENIAL_LICENSE: "cat-license",
   DENIAL_LICENSE_UNKNOWN: "cat-unknown",
   DENIAL_DATA_UNAVAILABLE: "cat-data",
+  DENIAL_MALICIOUS: "cat-malicious",
+  DENIAL_NOT_FOUND: "cat-threat",
+  DENIAL_TYPOSQUAT: "cat-threat",
+  DENIAL_NEW_PROJECT: "cat-threat",
+  DENIAL_YANKED: "cat-threat",
   DENIAL_CVE_ALERT: "cat-alert",
 };
 

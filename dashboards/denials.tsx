@@ -71,6 +71,14 @@ const EMPTY: Record<EvaluationDenialCategory, [string, "vulnerabilities" | "lice
   DENIAL_LICENSE: ["No license denials in this window.", "license"],
   DENIAL_LICENSE_UNKNOWN: ["No unknown-license denials in this window.", "license"],
   DENIAL_DATA_UNAVAILABLE: ["No evaluation was denied for missing upstream data.", null],
+  DENIAL_MALICIOUS: ["No known malicious package was asked for.", "vulnerabilities"],
+  DENIAL_NOT_FOUND: ["No name PyPI does not know was asked for.", "license"],
+  DENIAL_TYPOSQUAT: ["No look-alike of a popular project was asked for.", null],
+  DENIAL_NEW_PROJECT: [
+    "No project younger than the policy's minimum age was asked for.",
+    "license",
+  ],
+  DENIAL_YANKED: ["No yanked release was asked for.", "license"],
 };
 
 /**

@@ -19,6 +19,7 @@ import type { AppDeps, AppEnv } from "./http/deps.ts";
 import type { Logger } from "./log/logger.ts";
 import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
 import { batchDeadlineMs } from "./lookups/deadline.ts";
+import { createPopularNames } from "./lookups/popular.ts";
 import { runScanPass } from "./scanner/scan_pass.ts";
 import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
@@ -34,7 +35,6 @@ import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
 import { wireAlerts } from "./alerts/wiring.ts";
-import { runMaliciousWatch } from "./alerts/malicious_watch.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -161,11 +161,16 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   );
   const cache: Cache = createCache(settings, log);
   const lookups: LookupSources = options.lookups ?? createLookupSources(settings, cache, log, now);
+  const popular = createPopularNames(
+    { ...typed.popular, timeoutMs: 3 * typed.lookups.timeoutMs },
+    log.child({ component: "popular" }),
+  );
   const evaluations = createEvaluationService({
     registry,
     vulnerabilities: lookups.vulnerabilities,
     licenses: lookups.licenses,
     audit: store.audit,
+    popular,
     now,
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
   });
@@ -200,7 +205,8 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         log: log.child({ component: "scanner" }),
         coordination,
         runPass: async () => {
-          const rows = await runScanPass({
+          await popular.refresh();
+          return await runScanPass({
             settings,
             registry: registry.current().registry,
             licenses: lookups.licenses,
@@ -208,21 +214,6 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             audit: alerts.alerter.audit(store.audit),
             log: log.child({ component: "scanner" }),
           });
-          if (alerts.destinations.length > 0) {
-            await runMaliciousWatch({
-              alerter: alerts.alerter,
-              audit: store.audit,
-              osvApiUrl: settings.OSV_API_URL,
-              timeoutMs: typed.lookups.timeoutMs,
-              cache,
-              cacheTtlSeconds: settings.CACHE_TTL_SECONDS,
-              log: log.child({ component: "alerts" }),
-              now,
-            }).catch((error) =>
-              log.error("malicious watch failed", { detail: (error as Error).message })
-            );
-          }
-          return rows;
         },
       });
     } catch (error) {

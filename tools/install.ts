@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { delimiter, dirname, join } from "node:path";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** One command to install. */
@@ -44,11 +44,23 @@ export function installArgs(target: InstallTarget, root = ROOT): string[] {
   ];
 }
 
-/** Where `deno install -g` puts the commands. */
+/**
+ * Where `deno install -g` puts the commands, as Deno decides it: the root
+ * (`DENO_INSTALL_ROOT`, else `~/.deno`) made absolute, with `bin` appended
+ * unless its last component already is `bin` (`/x/bin` → `/x/bin`, not
+ * `/x/bin/bin`).
+ *
+ * @example
+ * ```ts
+ * installBinDir((n) => ({ DENO_INSTALL_ROOT: "/opt/tools/bin" })[n]); // "/opt/tools/bin"
+ * installBinDir((n) => ({ DENO_INSTALL_ROOT: "/opt/tools" })[n]); // "/opt/tools/bin"
+ * ```
+ */
 export function installBinDir(env: (name: string) => string | undefined): string {
-  const root = env("DENO_INSTALL_ROOT");
-  if (root) return join(root, "bin");
-  return join(env("HOME") ?? env("USERPROFILE") ?? ".", ".deno", "bin");
+  const root = resolve(
+    env("DENO_INSTALL_ROOT") || join(env("HOME") ?? env("USERPROFILE") ?? ".", ".deno"),
+  );
+  return basename(root) === "bin" ? root : join(root, "bin");
 }
 
 function onPath(dir: string): boolean {

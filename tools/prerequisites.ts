@@ -11,6 +11,9 @@
  *   `POLICYD_TEST_REDIS_URL`.
  * - **Chromium** at `/usr/bin/chromium` (or `CHROMIUM_PATH`): installed from
  *   Debian when missing and running as root.
+ * - **pre-commit** (the framework, Debian's `pre-commit`) on the PATH: the
+ *   `policy init --precommit-framework` test commits through it; installed
+ *   from Debian when missing and running as root.
  * - **PostgreSQL** accepting connections at `127.0.0.1:5432` (or the server
  *   of `POLICYD_TEST_POSTGRES`): the store contract, check-config and
  *   multi-instance tests create and drop their own databases there (trust
@@ -49,6 +52,8 @@ export interface MachineFacts {
   redisAnswers: boolean;
   /** `redis-server` is on the PATH. */
   redisServerInstalled: boolean;
+  /** The pre-commit framework's `pre-commit` is on the PATH. */
+  precommitInstalled: boolean;
   /** Where the browser tests look for Chromium. */
   chromiumPath: string;
   chromiumPresent: boolean;
@@ -62,7 +67,7 @@ export interface MachineFacts {
 
 /** One thing to do before the tests run. */
 export type PreparationStep =
-  | { kind: "install"; debianPackage: "redis-server" | "chromium" }
+  | { kind: "install"; debianPackage: "redis-server" | "chromium" | "pre-commit" }
   | { kind: "start-redis" };
 
 /** The decision: the steps to take, or what is missing and how to get it. */
@@ -82,7 +87,8 @@ export interface PreparationPlan {
  * ```ts
  * import { planPreparation } from "./prerequisites.ts";
  * planPreparation({
- *   redisAnswers: true, redisServerInstalled: true, chromiumPath: "/usr/bin/chromium",
+ *   redisAnswers: true, redisServerInstalled: true, precommitInstalled: true,
+ *   chromiumPath: "/usr/bin/chromium",
  *   chromiumPresent: true, canInstallPackages: false,
  * }); // { steps: [], missing: [] }
  * ```
@@ -112,6 +118,16 @@ export function planPreparation(facts: MachineFacts): PreparationPlan {
           (facts.chromiumPath === DEBIAN_CHROMIUM
             ? "run `sudo apt-get install -y chromium`"
             : "install it there, or unset CHROMIUM_PATH to use Debian's /usr/bin/chromium"),
+      );
+    }
+  }
+  if (!facts.precommitInstalled) {
+    if (facts.canInstallPackages) {
+      steps.push({ kind: "install", debianPackage: "pre-commit" });
+    } else {
+      missing.push(
+        "missing: pre-commit (the pre-commit framework test commits through it): " +
+          "run `sudo apt-get install -y pre-commit`",
       );
     }
   }
@@ -189,6 +205,7 @@ async function gatherFacts(): Promise<MachineFacts> {
     postgresAnswers: await acceptsConnections(postgres.hostname, Number(postgres.port || 5432)),
     redisAnswers: await redisAnswers(redis.hostname, Number(redis.port || 6379)),
     redisServerInstalled: onPath("redis-server"),
+    precommitInstalled: onPath("pre-commit"),
     chromiumPath,
     chromiumPresent: fileExists(chromiumPath),
     canInstallPackages: Deno.uid() === 0 && onPath("apt-get"),

@@ -9,12 +9,23 @@ import {
 const everything: MachineFacts = {
   redisAnswers: true,
   redisServerInstalled: true,
+  precommitInstalled: true,
   chromiumPath: "/usr/bin/chromium",
   chromiumPresent: true,
   canInstallPackages: false,
   postgresServer: "postgres://postgres@127.0.0.1:5432",
   postgresAnswers: true,
 };
+
+Deno.test("the pre-commit framework is installed from Debian as root, else reported missing", () => {
+  assert.deepEqual(
+    planPreparation({ ...everything, precommitInstalled: false, canInstallPackages: true }),
+    { steps: [{ kind: "install", debianPackage: "pre-commit" }], missing: [] },
+  );
+  const plan = planPreparation({ ...everything, precommitInstalled: false });
+  assert.deepEqual(plan.steps, []);
+  assert.match(plan.missing[0], /^missing: pre-commit .*apt-get install -y pre-commit/);
+});
 
 Deno.test("redis-server is needed even when a Redis answers (tests start their own)", () => {
   const plan = planPreparation({ ...everything, redisServerInstalled: false });

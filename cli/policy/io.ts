@@ -17,6 +17,11 @@ export interface Io {
   stderr(text: string): void;
   /** Reads all of standard input. */
   readStdin(): Promise<string>;
+  /**
+   * Reads one line of standard input (an interactive answer), without its
+   * line ending; null at end of input before any character.
+   */
+  readLine(): Promise<string | null>;
   /** Whether standard input is an interactive terminal. */
   stdinIsTerminal(): boolean;
   /** The command that runs this client (argv prefix), recorded by installers. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DENIED_MARKER, runPrecommit } from "./hooks/precommit.ts";
+import { DENIED_MARKER, deniedCount, runPrecommit } from "./hooks/precommit.ts";
 import type { EvaluationResult, PackageQuery } from "./api_client.ts";
 import { ServerError, ServerUnreachable } from "./exit_codes.ts";
 
@@ -31,7 +31,7 @@ Deno.test("runPrecommit() passes silently when pyproject.toml is not staged", as
   assert.equal(seen.length, 0);
 });
 
-Deno.test("runPrecommit() blocks a DENIED dependency with the structured line first", async () => {
+Deno.test("runPrecommit() blocks a DENIED dependency: the human text first, the structured line last", async () => {
   const seen: PackageQuery[][] = [];
   const result = await runPrecommit({
     manifests: [{ path: "pyproject.toml", before: null, after: STAGED }],
@@ -52,9 +52,17 @@ Deno.test("runPrecommit() blocks a DENIED dependency with the structured line fi
   });
   assert.equal(result.code, 1);
   assert.equal(seen.length, 1, "one batch call");
-  const [first, ...rest] = result.stderr.split("\n");
-  assert.ok(first.startsWith(DENIED_MARKER));
-  assert.deepEqual(JSON.parse(first.slice(DENIED_MARKER.length)), {
+  const lines = result.stderr.trimEnd().split("\n");
+  const last = lines.at(-1)!;
+  const rest = lines.slice(0, -1);
+  assert.equal(
+    rest[0],
+    "policy precommit: commit blocked: 2 of the 3 dependencies checked are denied in the " +
+      "staged pyproject.toml by the dependency policy.",
+    "people read the top: the explanation comes first",
+  );
+  assert.ok(last.startsWith(DENIED_MARKER));
+  assert.deepEqual(JSON.parse(last.slice(DENIED_MARKER.length)), {
     denied: [
       {
         package: "pycrypto",
@@ -78,6 +86,13 @@ Deno.test("runPrecommit() blocks a DENIED dependency with the structured line fi
     checked: 3,
   });
   assert.match(rest.join("\n"), /use cryptography instead/);
+});
+
+Deno.test("deniedCount() agrees in number", () => {
+  assert.equal(deniedCount(1, 1), "the dependency checked is denied");
+  assert.equal(deniedCount(2, 2), "all 2 dependencies checked are denied");
+  assert.equal(deniedCount(1, 3), "1 of the 3 dependencies checked is denied");
+  assert.equal(deniedCount(2, 3), "2 of the 3 dependencies checked are denied");
 });
 
 Deno.test("runPrecommit() passes with a warning on a fail-open transport error", async () => {

@@ -75,6 +75,11 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .option("--no-claude-hooks", "do not install any agent hooks")
     .option("--no-mcp", "do not register the MCP server in the agents' MCP configuration")
     .option("--no-precommit", "do not install the git pre-commit hook")
+    .option(
+      "--precommit-framework",
+      "write or extend .pre-commit-config.yaml with policyd's hook instead of the git pre-commit hook",
+      false,
+    )
     .option("--no-claude-md", "do not add the CLAUDE.md section")
     .action(async (o) => {
       const { init } = await import("./commands/init.ts");

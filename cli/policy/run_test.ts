@@ -12,6 +12,7 @@ function fakeIo(cwd: string): Io & { out: string; err: string } {
     stdout: (t: string) => void (io.out += t),
     stderr: (t: string) => void (io.err += t),
     readStdin: () => Promise.resolve(""),
+    readLine: () => Promise.resolve(null),
     stdinIsTerminal: () => false,
     selfCommand: ["policy"],
   };
@@ -87,6 +88,7 @@ Deno.test("the client's module graph contains no server code", async () => {
     "pip-requirements-js",
     "shell-quote",
     "smol-toml",
+    "yaml", // .pre-commit-config.yaml (init --precommit-framework, status), loaded lazily
     "zod",
   ]);
   assert.ok(specifiers.some((s) => s.endsWith("/cli/policy/api_client.ts")), "graph was resolved");

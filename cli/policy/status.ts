@@ -15,7 +15,7 @@ export type Flag = "ok" | "warn" | "fail";
 
 /** One line of the report. */
 export interface Section {
-  name: "server" | "hooks" | "pending_approvals" | "cve_denials" | "dependencies";
+  name: "server" | "upstreams" | "hooks" | "pending_approvals" | "cve_denials" | "dependencies";
   flag: Flag;
   detail: string;
 }
@@ -26,6 +26,12 @@ export interface StatusInputs {
   /** A client, or the config error that prevented building one. */
   client: Pick<ApiClient, "health" | "pendingApprovals" | "securityReport"> | ClientError;
   precommitInstalled: boolean;
+  /**
+   * policyd's hook in the pre-commit framework's `.pre-commit-config.yaml`:
+   * `active` when `pre-commit install` put the framework in the git hook,
+   * `configured` when not (yet), null when the config has no such hook.
+   */
+  precommitFramework?: "active" | "configured" | null;
   claudeHooksInstalled: boolean;
   /** Runtime deps of the working-tree pyproject.toml; null when absent; an Error when unparsable. */
   dependencies: Dependencies | null | Error;
@@ -47,7 +53,73 @@ async function attempt<T>(
   }
 }
 
-/** Builds the five sections, in the order of SPEC §15.13. */
+/** The state of one upstream as `/health` reports it (fields this report reads). */
+interface UpstreamView {
+  status?: unknown;
+  breaker?: unknown;
+  retry_at?: unknown;
+  last_error?: unknown;
+}
+
+const UPSTREAM_LABELS: Record<string, string> = { osv: "OSV", pypi: "PyPI" };
+
+/** The upstreams section: OSV's and PyPI's state from `/health`, warn when one fails. */
+export function upstreamsSection(health: { upstreams?: unknown } | Error): Section {
+  if (health instanceof Error) {
+    return { name: "upstreams", flag: "warn", detail: `unavailable: ${why(health)}` };
+  }
+  const upstreams = health.upstreams;
+  if (typeof upstreams !== "object" || upstreams === null) {
+    return { name: "upstreams", flag: "warn", detail: "the server does not report its upstreams" };
+  }
+  const parts: string[] = [];
+  let failing = false;
+  for (const [name, raw] of Object.entries(upstreams as Record<string, UpstreamView>)) {
+    const label = UPSTREAM_LABELS[name] ?? name;
+    if (raw?.status === "failing") {
+      failing = true;
+      const until = raw.breaker === "open" && typeof raw.retry_at === "string"
+        ? `, skipped until ${raw.retry_at}`
+        : "";
+      const error = typeof raw.last_error === "string" ? `: ${raw.last_error}` : "";
+      parts.push(`${label} failing${until}${error}`);
+    } else {
+      parts.push(`${label} ${raw?.status === "ok" ? "ok" : "not asked yet"}`);
+    }
+  }
+  return {
+    name: "upstreams",
+    flag: failing ? "warn" : "ok",
+    detail: parts.join("; ") +
+      (failing ? " (decisions that need this data say it was unavailable)" : ""),
+  };
+}
+
+function hooksSection(inputs: StatusInputs): Section {
+  const framework = inputs.precommitFramework ?? null;
+  const precommit = inputs.precommitInstalled
+    ? "pre-commit installed"
+    : framework === "active"
+    ? "pre-commit framework hook installed"
+    : framework === "configured"
+    ? "pre-commit framework hook configured but not active (run `pre-commit install`)"
+    : "pre-commit missing";
+  const precommitOk = inputs.precommitInstalled || framework === "active";
+  const ok = precommitOk && inputs.claudeHooksInstalled;
+  const hooks = [
+    precommit,
+    inputs.claudeHooksInstalled ? "Claude Code hooks installed" : "Claude Code hooks missing",
+  ];
+  const advice = !inputs.claudeHooksInstalled || (!precommitOk && framework === null)
+    ? " (run `policy init`)"
+    : "";
+  return { name: "hooks", flag: ok ? "ok" : "warn", detail: hooks.join(", ") + advice };
+}
+
+/**
+ * Builds the sections: the five of SPEC §15.13 in its order, then the
+ * upstreams (added last so the five keep their places).
+ */
 export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
   const [health, pending, security] = await Promise.all([
     attempt(inputs.client, (c) => c.health()),
@@ -69,16 +141,7 @@ export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
     },
   );
 
-  const hooks = [
-    inputs.precommitInstalled ? "pre-commit installed" : "pre-commit missing",
-    inputs.claudeHooksInstalled ? "Claude Code hooks installed" : "Claude Code hooks missing",
-  ];
-  sections.push({
-    name: "hooks",
-    flag: inputs.precommitInstalled && inputs.claudeHooksInstalled ? "ok" : "warn",
-    detail: hooks.join(", ") +
-      (inputs.precommitInstalled && inputs.claudeHooksInstalled ? "" : " (run `policy init`)"),
-  });
+  sections.push(hooksSection(inputs));
 
   if (pending instanceof Error) {
     sections.push({
@@ -121,9 +184,12 @@ export async function statusSections(inputs: StatusInputs): Promise<Section[]> {
       : {
         name: "dependencies",
         flag: "ok",
-        detail: `${deps.size} runtime dependencies in pyproject.toml`,
+        detail: `${deps.size} runtime ${
+          deps.size === 1 ? "dependency" : "dependencies"
+        } in pyproject.toml`,
       },
   );
+  sections.push(upstreamsSection(health));
   return sections;
 }
 

@@ -1,10 +1,13 @@
 /**
  * `/dashboard/agents`: evaluations per coding assistant (agent model and
- * version); calls without agent headers share the `(unknown agent)` row.
+ * version); calls without agent headers share the `(unknown agent)` row,
+ * within which the people (`policy check`, `policy audit`, the git hook) are
+ * shown apart.
  *
  * @module
  */
-import type { AgentRow } from "../../src/reports/agents.ts";
+import type { AgentRow, PeopleSummary } from "../../src/reports/agents.ts";
+import { UNKNOWN_AGENT } from "../../src/reports/agents.ts";
 import type { ReportQuery } from "../../src/reports/params.ts";
 import { Card, Empty, PageHeader, ReportFilters, Stats, TableWrap } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
@@ -13,7 +16,46 @@ import { type Chrome, Layout } from "../layout.tsx";
 export interface AgentsView {
   chrome: Chrome;
   query: ReportQuery;
-  report: { agents: AgentRow[] };
+  report: { agents: AgentRow[]; people: PeopleSummary };
+}
+
+/** How the people's call sources read on the page. */
+const PEOPLE_LABELS: Record<string, string> = {
+  check: "policy check",
+  audit: "policy audit (terminal or CI)",
+  precommit: "git commits (pre-commit hook)",
+};
+
+/** The people within the unknown bucket, per source. */
+function PeopleCard(props: { people: PeopleSummary }) {
+  const { people } = props;
+  const sources = Object.entries(people.sources).sort((a, b) => b[1] - a[1]);
+  return (
+    <Card title="People">
+      {people.evaluations
+        ? (
+          <TableWrap label="People">
+            <table data-testid="people">
+              <thead>
+                <tr>
+                  <th scope="col">How they asked</th>
+                  <th scope="col" class="num">Evaluations</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sources.map(([source, count]) => (
+                  <tr>
+                    <td>{PEOPLE_LABELS[source] ?? source}</td>
+                    <td class="num">{count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )
+        : <Empty>No evaluations from people in this window.</Empty>}
+    </Card>
+  );
 }
 
 function percent(part: number, whole: number): string {
@@ -31,7 +73,9 @@ export function AgentsPage(props: { view: AgentsView }) {
       <PageHeader title="Agents report">
         Evaluations per agent model and version over the last {query.days} days,{" "}
         {scope}. Calls without the <code>X-Policy-Agent-Model</code>{" "}
-        header are grouped as “(unknown agent)”.
+        header are grouped as “(unknown agent)”; the people among them (<code>policy check</code>,
+        {" "}
+        <code>policy audit</code>, git commits) are counted apart below.
       </PageHeader>
       <ReportFilters action="/dashboard/agents" query={query} apiPath="/api/v1/reports/agents" />
       <Stats
@@ -39,6 +83,7 @@ export function AgentsPage(props: { view: AgentsView }) {
           { label: "Evaluations", value: total, testid: "total-evaluations" },
           { label: "Denials", value: denials, testid: "total-denials" },
           { label: "Agents", value: report.agents.length },
+          { label: "From people", value: report.people.evaluations, testid: "people-evaluations" },
           { label: "Denial rate", value: percent(denials, total) },
         ]}
       />
@@ -61,7 +106,16 @@ export function AgentsPage(props: { view: AgentsView }) {
                 <tbody>
                   {report.agents.map((a) => (
                     <tr>
-                      <td>{a.agent_model}</td>
+                      <td>
+                        {a.agent_model}
+                        {a.agent_model === UNKNOWN_AGENT && report.people.evaluations
+                          ? (
+                            <span class="muted" data-testid="unknown-people">
+                              &nbsp;({report.people.evaluations} from people)
+                            </span>
+                          )
+                          : null}
+                      </td>
                       <td>{a.agent_version ?? "—"}</td>
                       <td class="num">{a.evaluations}</td>
                       <td class="num">{a.verdicts.ALLOWED}</td>
@@ -86,6 +140,7 @@ export function AgentsPage(props: { view: AgentsView }) {
           )
           : <Empty>No evaluations in this window.</Empty>}
       </Card>
+      <PeopleCard people={report.people} />
     </Layout>
   );
 }

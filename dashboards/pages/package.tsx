@@ -22,6 +22,7 @@ import {
   Time,
 } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
+import { PackageThreatsCard } from "../threats.tsx";
 
 /** View model of a package page. */
 export interface PackageView {
@@ -246,6 +247,7 @@ export function PackagePage(props: { view: PackageView }) {
         <VulnerabilitiesCard report={report} />
         <LicenseCard report={report} />
         <ExceptionsOfPackage registry={props.view.registry} name={report.name} />
+        <PackageThreatsCard rows={report.history} />
       </div>
       <Card title="History" id="history">
         <AuditTable

@@ -21,6 +21,7 @@ import {
 } from "../components.tsx";
 import { DataBanner, emptyText } from "../data_banner.tsx";
 import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
+import { ThreatsCard } from "../threats.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
 /** View model of the security page. */
@@ -224,6 +225,7 @@ export function SecurityPage(props: { view: SecurityView }) {
             : <Empty>{clear("No CVEs behind denials in this window.")}</Empty>}
         </Card>
       </div>
+      <ThreatsCard summary={report.threats} />
       <Card title="Recent scanner alerts" id="alerts">
         <AuditTable
           rows={report.recent_alerts}

@@ -12,7 +12,10 @@ import { createMemoryCache } from "../cache/memory.ts";
 import type { NewAuditRow } from "../store/types.ts";
 import { createAlerter } from "./alerter.ts";
 import { startDelivery } from "./delivery.ts";
-import { runMaliciousWatch } from "./malicious_watch.ts";
+import { runScanPass } from "../scanner/scan_pass.ts";
+import { loadSettings } from "../config/settings.ts";
+import { noLicenseData } from "../lookups/none.ts";
+import type { CompiledRegistry } from "../core/types.ts";
 import { webhookDestination } from "./webhook.ts";
 import { ALERT_EVENTS } from "./events.ts";
 import { createScratchDatabase } from "../../tests/helpers/postgres.ts";
@@ -30,6 +33,23 @@ const hook = (url: string) =>
     events: [...ALERT_EVENTS],
     minSeverity: "info",
   });
+
+/** A registry without packages: the scanner watches the audited ones. */
+const EMPTY_REGISTRY: CompiledRegistry = {
+  version: "alerts-test-1",
+  compiled_at: "2026-11-21T00:00:00Z",
+  policies: {
+    cve_threshold: 7.0,
+    block_on_cve: false,
+    unversioned_cve_scope: "latest",
+    licenses: { allowed: ["MIT"], denied: [] },
+    unknown_license_policy: "provisional",
+    on_missing_data: "allow",
+    min_release_age_days: 0,
+  },
+  packages: [],
+  exceptions: [],
+};
 
 const row = (pkg: string, project: string, version: string | null): NewAuditRow => ({
   package: pkg,
@@ -79,7 +99,7 @@ Deno.test("a scanner alert row and its cve_alert are written together", async ()
   }
 });
 
-Deno.test("malicious_seen names the projects and versions the audit log saw", async () => {
+Deno.test("a scan pass that finds a malicious advisory for an audited package alerts malicious_seen naming projects and versions", async () => {
   const upstream = await startFakeUpstream({ fixtures: false });
   const store = openSqliteStore(":memory:");
   try {
@@ -99,19 +119,24 @@ Deno.test("malicious_seen names the projects and versions the audit log saw", as
       auditLog: store.audit,
       log,
     });
-    const deps = {
-      alerter,
-      audit: store.audit,
-      osvApiUrl: upstream.url,
-      timeoutMs: 5000,
-      cache: createMemoryCache(),
-      cacheTtlSeconds: 60,
-      log,
-    };
-    equal(await runMaliciousWatch(deps), 1);
+    const pass = () =>
+      runScanPass({
+        settings: loadSettings({
+          OSV_API_URL: upstream.url,
+          LOOKUP_TIMEOUT_MS: "2000",
+          POLICY_PROJECT_NAME: "policyd-test",
+        }),
+        registry: EMPTY_REGISTRY,
+        licenses: noLicenseData,
+        cache: createMemoryCache(),
+        audit: alerter.audit(store.audit),
+        log,
+      });
+    equal(await pass(), 1);
     const [entry] = await store.outbox.list({ kind: "malicious_seen" }, 10);
     equal(entry.package, "requestts");
     equal(entry.key, "malicious_seen:requestts:MAL-2022-7439");
+    equal(entry.severity, "critical");
     deepStrictEqual(
       (entry.data.projects as Array<{ project: string; versions: string[] }>).map((p) => [
         p.project,
@@ -120,7 +145,14 @@ Deno.test("malicious_seen names the projects and versions the audit log saw", as
       [["api", ["0.1.1"]], ["web", ["0.1.0", "0.1.2"]]],
     );
     ok(entry.title.includes("api, web"));
-    equal(await runMaliciousWatch(deps), 0, "the same advisories alert once");
+    deepStrictEqual(
+      (entry.data.advisories as Array<{ id: string }>).map((a) => a.id),
+      ["MAL-2022-7439"],
+    );
+    const [scannerRow] = await store.audit.list({ categories: ["DENIAL_MALICIOUS"] }, 10);
+    equal(scannerRow.package, "requestts", "the cause is stored with its event");
+    equal(await pass(), 0, "the same advisories alert once");
+    equal((await store.outbox.list({}, 10)).length, 1);
   } finally {
     await store.close();
     await upstream.close();

@@ -30,6 +30,7 @@ import {
   PENDING_REASONS,
   REGISTRY_STATUSES,
   REQUEST_PROPOSAL_STATUSES,
+  THREAT_KINDS,
   VERDICTS,
 } from "./enums.ts";
 
@@ -174,7 +175,17 @@ export const conventions = {
       meaning:
         "why a DENIED evaluation was denied (`null` otherwise): banned, deprecated, version " +
         "outside the rule's constraint, known vulnerability, disallowed licence, unknown licence, " +
-        "data unavailable (only with `policies.on_missing_data: deny`)",
+        "data unavailable (only with `policies.on_missing_data: deny`), known malicious package, " +
+        "name or release not on PyPI, look-alike of a popular project, project younger than " +
+        "`policies.min_project_age_days`, yanked release",
+    },
+    {
+      name: "threats[].kind",
+      values: THREAT_KINDS,
+      meaning: "supply-chain threats an evaluation found (every evaluation has `threats`, " +
+        "empty when none): a malicious-package advisory (`id`), a name or release PyPI does not " +
+        "know (`similar_to`: up to three names it may have meant), a look-alike of a popular " +
+        "project (`similar_to`), a project first released recently, a yanked release",
     },
     {
       name: "data.vulnerabilities.status / data.license.status",

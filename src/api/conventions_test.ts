@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConventions, renderConventions } from "../workflows/conventions.ts";
+import { loadConventions, renderConventions } from "@policyd/workflows/runner";
 import { API_ROUTES, fullPath } from "./mod.ts";
 import * as enums from "./enums.ts";
 import { CONTEXT_HEADERS } from "./headers.ts";

@@ -12,6 +12,7 @@ export {
   DATA_STATUSES,
   DENIAL_CATEGORIES,
   REGISTRY_STATUSES,
+  THREAT_KINDS,
   VERDICTS,
 } from "../core/types.ts";
 

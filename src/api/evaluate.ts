@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DATA_STATUSES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+import { THREAT_KINDS } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
 import { MAX_BATCH } from "./evaluate_limits.ts";
@@ -60,6 +61,20 @@ export const AppliedExceptionSchema = z.object({
   expires: z.string().describe("YYYY-MM-DD"),
 });
 
+/** One supply-chain threat an evaluation found (SPEC §17.2). */
+export const ThreatSchema = z.object({
+  kind: z.enum(THREAT_KINDS).describe(
+    "malicious (a malicious-package advisory), not_found (PyPI has no such project or release), " +
+      "typosquat (a look-alike of a popular project), new_project (first released recently), " +
+      "yanked (the release is yanked)",
+  ),
+  id: z.string().optional().describe("the advisory id of a malicious finding (`MAL-…`)"),
+  detail: z.string().describe("what was found, in one sentence"),
+  similar_to: z.array(z.string()).optional().describe(
+    "the popular project a typosquat imitates, or up to 3 names a missing project may have meant",
+  ),
+});
+
 /** One evaluation as the API returns it (SPEC §7). */
 export const EvaluationSchema = z.object({
   package: z.string(),
@@ -76,6 +91,7 @@ export const EvaluationSchema = z.object({
   max_cvss: z.number().nullable(),
   data: DecisionDataSchema,
   exceptions_applied: z.array(AppliedExceptionSchema),
+  threats: z.array(ThreatSchema).describe("supply-chain threats found; empty when none"),
   registry_version: z.string(),
   audit_id: z.number().int(),
 });

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
-import { MAX_BATCH } from "./evaluate.ts";
+import { MAX_BATCH, ThreatSchema } from "./evaluate.ts";
 import { DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
 import { APPROVAL_STATUSES } from "./enums.ts";
 import { CompiledRegistrySchema, PackageRuleSchema } from "./registry.ts";
@@ -50,6 +50,9 @@ export const CheckPackageOutputSchema = z.object({
   registry_status: z.enum(REGISTRY_STATUSES).nullable(),
   license: z.string().nullable(),
   cves: z.array(ToolCveSchema),
+  threats: z.array(ThreatSchema).describe(
+    "malicious advisories, missing names (with suggestions), look-alikes, new projects, yanks",
+  ),
   audit_id: z.number().int(),
 });
 

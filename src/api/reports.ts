@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
+import { THREAT_KINDS } from "../core/types.ts";
 
 /** Query of every report: window, list length and project filter. */
 export const ReportQuerySchema = z.object({
@@ -88,6 +89,12 @@ export const SecurityReportSchema = z.looseObject({
   recent_alerts: z.array(AuditRowSchema),
   data_availability: DataAvailabilitySchema,
   exceptions: ExceptionsDueSchema,
+  threats: z.object({
+    by_kind: z.record(z.enum(THREAT_KINDS), z.number().int()).describe(
+      "supply-chain threat denials in the window per kind",
+    ),
+    recent: z.array(AuditRowSchema).describe("the most recent threat denials, newest first"),
+  }),
 });
 
 /** The legal (licence) report. */
@@ -111,7 +118,17 @@ export const AgentsReportSchema = z.looseObject({
     evaluations: z.number().int(),
     verdicts: VerdictCountsSchema,
     denials: z.number().int(),
+    sources: z.record(z.string(), z.number().int()).describe(
+      "evaluations per call source (check, hook, precommit, audit, api, mcp)",
+    ),
   })),
+  people: z.object({
+    evaluations: z.number().int(),
+    denials: z.number().int(),
+    sources: z.record(z.string(), z.number().int()),
+  }).describe(
+    "within (unknown agent): calls from check, audit and precommit, i.e. people at a terminal or in CI",
+  ),
 });
 
 function reportRoute(path: string, summary: string, schema: z.ZodType) {

@@ -14,6 +14,11 @@ export const UpstreamStateSchema = z.object({
   last_success_at: z.string().nullable(),
   last_error_at: z.string().nullable(),
   last_error: z.string().nullable().describe("credentials redacted"),
+  breaker: z.enum(["closed", "open", "half_open"]).describe(
+    "circuit breaker: open = lookups skip this upstream (data unavailable) until retry_at; " +
+      "half_open = one probe is under way",
+  ),
+  retry_at: z.string().nullable().describe("when an open breaker lets the next probe through"),
 });
 
 /** The health document (later capabilities add members). */

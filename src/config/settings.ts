@@ -18,6 +18,7 @@ import { cacheArea } from "../cache/settings.ts";
 import { httpArea } from "../http/settings.ts";
 import { loggingArea } from "../log/settings.ts";
 import { lookupsArea } from "../lookups/settings.ts";
+import { popularArea } from "../lookups/popular_settings.ts";
 import { proposersArea } from "../proposers/settings.ts";
 import { DEFAULT_REGISTRY_PATH, registryArea } from "../registry/settings.ts";
 import { scannerArea } from "../scanner/settings.ts";
@@ -34,6 +35,7 @@ export const AREAS = {
   proposers: proposersArea,
   cache: cacheArea,
   lookups: lookupsArea,
+  popular: popularArea,
   scanner: scannerArea,
   auth: authArea,
   logging: loggingArea,
@@ -48,6 +50,7 @@ export const settingsSchema = z.object({
   ...proposersArea.variables,
   ...cacheArea.variables,
   ...lookupsArea.variables,
+  ...popularArea.variables,
   ...scannerArea.variables,
   ...authArea.variables,
   ...loggingArea.variables,

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { DenialCategory, RegistryStatus } from "./types.ts";
+import type { Lookalike } from "./popular_index.ts";
+import type { DenialCategory, RegistryStatus, Threat, Verdict } from "./types.ts";
 
 /** Facts a reason text may mention. */
 export interface ReasonFacts {
@@ -33,6 +34,14 @@ export interface ReasonFacts {
   range?: string;
   ageDays?: number;
   waitDays?: number;
+  /** The project's latest release, when known. */
+  latest?: string;
+  /** The threat a denial names (malicious, not found, typosquat, new project, yanked). */
+  threat?: Threat;
+  /** What PyPI does not know: the project, or the requested release of it. */
+  notFound?: "project" | "release";
+  /** `policies.min_project_age_days` of a new-project denial. */
+  minProjectDays?: number;
 }
 
 /** Reason keys that are not denials. */
@@ -73,6 +82,45 @@ function licenseNote(f: ReasonFacts): string {
   }
 }
 
+const quoted = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+const didYouMean = (t?: Threat) =>
+  t?.similar_to?.length ? `; did you mean ${quoted(t.similar_to)}?` : "";
+
+/** The `detail` sentence of each threat kind (the reasons below build on them). */
+export const THREAT_DETAILS = {
+  malicious: (id: string, summary?: string) =>
+    `known malicious package (${id}${summary ? `: ${summary}` : ""})`,
+  noProject: (name: string) => `PyPI has no project named \`${name}\``,
+  noRelease: (version: string, latest: string | null) =>
+    `no release ${version}${latest ? `; latest is ${latest}` : ""}`,
+  typosquat: (
+    name: string,
+    found: Lookalike,
+    established: { ageDays: number; releases: number } | null,
+  ) => {
+    const how = found.how === "edit" ? "a typo of" : "an imitation of";
+    const base = `\`${name}\` looks like ${how} \`${found.similar_to}\` (a popular project)`;
+    return established
+      ? `${base}; it is an established project (first released ${
+        ageText(established.ageDays)
+      }, ${established.releases} releases)`
+      : base;
+  },
+  newProject: (ageDays: number) => `first released on PyPI ${ageText(ageDays)}`,
+  yanked: (version: string, reason: string | null) =>
+    `release ${version} was yanked from PyPI${reason ? `: ${reason}` : " (no reason given)"}`,
+} as const;
+
+/**
+ * A reason with the threats an allowing decision still lists appended
+ * ("…; warning: `pytest-pypy` looks like a typo of …"); a denial's reason
+ * already names the threat that decided it.
+ */
+export function withThreatNotes(reason: string, verdict: Verdict, threats: Threat[]): string {
+  if (verdict === "DENIED" || !threats.length) return reason;
+  return `${reason}; warning: ${threats.map((t) => t.detail).join("; ")}`;
+}
+
 /** The reason text of every category and outcome. */
 export const REASONS: Record<ReasonKey, (facts: ReasonFacts) => string> = {
   DENIAL_BANNED: (f) => `${f.name} is banned by the registry${f.why}${useInstead(f)}`,
@@ -87,6 +135,21 @@ export const REASONS: Record<ReasonKey, (facts: ReasonFacts) => string> = {
     `${f.subject} has no recognisable license and the policy denies unknown licenses`,
   DENIAL_DATA_UNAVAILABLE: (f) =>
     `${f.subject} cannot be checked: ${joined(f)}, and the policy denies when data is missing`,
+  DENIAL_MALICIOUS: (f) =>
+    `${f.subject} is a ${f.threat?.detail ?? "known malicious package"}; ` +
+    `do not install it, and remove it where it is installed`,
+  DENIAL_NOT_FOUND: (f) =>
+    f.notFound !== "release"
+      ? `\`${f.name}\` does not exist on PyPI (language models invent package names, and ` +
+        `attackers register them)${didYouMean(f.threat)}`
+      : `${f.subject} does not exist on PyPI: ${f.threat?.detail}`,
+  DENIAL_TYPOSQUAT: (f) => `${f.threat?.detail ?? f.name}${didYouMean(f.threat)}`,
+  DENIAL_NEW_PROJECT: (f) =>
+    `${f.name} was ${f.threat?.detail ?? "first released recently"}; the policy denies ` +
+    `projects younger than ${f.minProjectDays} days until they are reviewed`,
+  DENIAL_YANKED: (f) =>
+    `${f.subject}: ${f.threat?.detail ?? "the release was yanked"}` +
+    (f.latest ? `; latest is ${f.latest}` : ""),
   ALLOWED_BY_REGISTRY: (f) => {
     const cves = f.belowThreshold
       ? `; ${f.belowThreshold} known vulnerabilities below the threshold ${f.threshold}`

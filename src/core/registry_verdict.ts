@@ -98,5 +98,6 @@ export function registryVerdict(
     max_cvss: null,
     data: SKIPPED_DATA,
     exceptions_applied: [],
+    threats: [],
   };
 }

@@ -32,10 +32,41 @@ export const DENIAL_CATEGORIES = [
   "DENIAL_LICENSE",
   "DENIAL_LICENSE_UNKNOWN",
   "DENIAL_DATA_UNAVAILABLE",
+  "DENIAL_MALICIOUS",
+  "DENIAL_NOT_FOUND",
+  "DENIAL_TYPOSQUAT",
+  "DENIAL_NEW_PROJECT",
+  "DENIAL_YANKED",
 ] as const;
 
 /** One of {@link DENIAL_CATEGORIES}. */
 export type DenialCategory = typeof DENIAL_CATEGORIES[number];
+
+/** Kinds of supply-chain threat an evaluation may list (SPEC §17.2). */
+export const THREAT_KINDS = [
+  "malicious",
+  "not_found",
+  "typosquat",
+  "new_project",
+  "yanked",
+] as const;
+
+/** One of {@link THREAT_KINDS}. */
+export type ThreatKind = typeof THREAT_KINDS[number];
+
+/** One threat found while deciding: listed on every evaluation, audit row and answer. */
+export interface Threat {
+  kind: ThreatKind;
+  /** The advisory id (`MAL-…`) of a malicious finding. */
+  id?: string;
+  /** One sentence saying what was found. */
+  detail: string;
+  /** The popular project(s) a typosquat imitates, or "did you mean" names of a missing one. */
+  similar_to?: string[];
+}
+
+/** What to do with a look-alike of a popular project (`policies.typosquat`). */
+export type TyposquatPolicy = "deny" | "provisional" | "off";
 
 /** Where a call came from (the `X-Policy-Source` header; audited per row). */
 export const CALL_SOURCES = ["check", "hook", "precommit", "audit", "api", "mcp"] as const;
@@ -73,6 +104,10 @@ export interface Policies {
   on_missing_data: MissingDataPolicy;
   /** Releases younger than this many days are only provisionally allowed; 0 = off. */
   min_release_age_days: number;
+  /** Look-alikes of popular projects: deny (default), provisional or off. */
+  typosquat?: TyposquatPolicy;
+  /** Projects whose first release is younger than this many days are denied (default 14); 0 = off. */
+  min_project_age_days?: number;
 }
 
 /**
@@ -139,6 +174,8 @@ export interface Vulnerability {
   summary?: string;
   /** The package's affected versions, used to scope version-less lookups. */
   affected: AffectedVersions[];
+  /** A malicious-package advisory (`MAL-` id or `malicious-packages-origins`); never scored. */
+  malicious?: boolean;
 }
 
 /** Result of a vulnerability lookup: data, or a note that none could be had. */
@@ -168,6 +205,16 @@ export type LicenseFacts =
      * for a version-less lookup; null when the index lists no files for it.
      */
     released_at?: string | null;
+    /** PyPI answered 404: for the project, or for the release of a known project. */
+    not_found?: "project" | "release";
+    /** Upload time (ISO-8601) of the project's first release; null when unknown. */
+    first_released_at?: string | null;
+    /** How many releases with files the project has; null when unknown. */
+    release_count?: number | null;
+    /** The evaluated release is yanked (PEP 592). */
+    yanked?: boolean;
+    /** The yank reason PyPI gives, if any. */
+    yanked_reason?: string | null;
   } & FetchStamp
   | { status: "unavailable"; detail: string };
 
@@ -237,6 +284,8 @@ export interface Decision {
   max_cvss: number | null;
   data: DecisionData;
   exceptions_applied: AppliedException[];
+  /** Supply-chain threats found (SPEC §17.2); empty when none. */
+  threats: Threat[];
 }
 
 /** A decision as returned by the API: with the registry version and audit id. */

@@ -7,6 +7,12 @@
  */
 import { factsVerdict, registryVerdict } from "../core/evaluate.ts";
 import { decisionStableUntil } from "../core/facts_verdict.ts";
+import {
+  combineIndexes,
+  createPopularIndex,
+  EMPTY_POPULAR_INDEX,
+  type PopularIndex,
+} from "../core/popular_index.ts";
 import type {
   Decision,
   Evaluation,
@@ -39,6 +45,8 @@ export interface EvaluationServiceDeps {
   now?: () => Date;
   /** One lookup deadline for a whole batch (see `lookups/deadline.ts`); none when absent. */
   batchDeadlineMs?: number;
+  /** The popular-project index of the typosquat rule; none (nothing popular) when absent. */
+  popular?: { current(): PopularIndex };
 }
 
 /** Evaluates packages and records every decision. */
@@ -56,6 +64,7 @@ const REMEMBERED_PER_SNAPSHOT = 10_000;
 /** A decision and what it was decided from (see `createEvaluationService`). */
 interface Remembered {
   facts: EvaluationFacts;
+  popular: PopularIndex;
   decision: Decision;
   /** The decision holds until this time (ms): `decisionStableUntil`. */
   until: number;
@@ -94,6 +103,7 @@ export function auditRowOf(
     reason: decision.reason,
     data: decision.data,
     exceptions_applied: decision.exceptions_applied,
+    threats: decision.threats,
   };
 }
 
@@ -119,28 +129,41 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
   // evaluation reuses the decision instead of deciding again. Facts fetched
   // or read from Redis are new objects each time and are never remembered.
   const remembered = new WeakMap<RegistrySnapshot, Map<string, Remembered>>();
+  // Popular = the registry's own packages plus the shipped/refreshed list, per snapshot.
+  const indexes = new WeakMap<RegistrySnapshot, { base: PopularIndex; index: PopularIndex }>();
+  const popularFor = (snapshot: RegistrySnapshot): PopularIndex => {
+    const base = deps.popular?.current() ?? EMPTY_POPULAR_INDEX;
+    const known = indexes.get(snapshot);
+    if (known?.base === base) return known.index;
+    const index = combineIndexes(createPopularIndex(snapshot.byName.keys()), base);
+    indexes.set(snapshot, { base, index });
+    return index;
+  };
   const decideFromFacts = (
     request: EvaluationRequest,
     snapshot: RegistrySnapshot,
     facts: EvaluationFacts,
   ): Decision => {
     const at = now();
+    const popular = popularFor(snapshot);
     const key = `${request.name}\u0000${request.version ?? ""}`;
     let memory = remembered.get(snapshot);
     const hit = memory?.get(key);
     if (
       hit && hit.facts.vulnerabilities === facts.vulnerabilities &&
-      hit.facts.license === facts.license && at.getTime() < hit.until
+      hit.facts.license === facts.license && hit.popular === popular &&
+      at.getTime() < hit.until
     ) {
       return hit.decision;
     }
-    const decision = factsVerdict(request, snapshot, facts, at);
+    const decision = factsVerdict(request, snapshot, facts, at, popular);
     if (!Object.isFrozen(facts.vulnerabilities) || !Object.isFrozen(facts.license)) return decision;
     if (!memory || memory.size >= REMEMBERED_PER_SNAPSHOT) {
       remembered.set(snapshot, memory = new Map());
     }
     memory.set(key, {
       facts,
+      popular,
       decision: deepFreeze(decision),
       until: decisionStableUntil(facts, at),
     });

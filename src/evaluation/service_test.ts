@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createMemoryCache } from "../cache/memory.ts";
+import { createPopularIndex } from "../core/popular_index.ts";
 import { decisionStableUntil } from "../core/facts_verdict.ts";
 import type { Decision, LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import { withLicenseCache, withVulnerabilityCache } from "../lookups/cached.ts";
@@ -17,19 +18,24 @@ const CONTEXT: CallContext = {
   source: "api",
 };
 
+/** When a decision over MIT facts with these upload times stops holding, as an ISO time. */
+function stableUntil(now: Date, released_at: string | null, first_released_at?: string): string {
+  return new Date(decisionStableUntil({
+    vulnerabilities: null,
+    license: {
+      status: "ok",
+      license: "MIT",
+      license_raw: "MIT",
+      latest_version: "1.0",
+      released_at,
+      first_released_at,
+    },
+  }, now)).toISOString();
+}
+
 Deno.test("decisionStableUntil: the next UTC midnight, or the next whole day since the upload if sooner", () => {
   const now = new Date("2026-11-24T20:00:00Z");
-  const at = (released_at: string | null) =>
-    new Date(decisionStableUntil({
-      vulnerabilities: null,
-      license: {
-        status: "ok",
-        license: "MIT",
-        license_raw: "MIT",
-        latest_version: "1.0",
-        released_at,
-      },
-    }, now)).toISOString();
+  const at = (released_at: string | null) => stableUntil(now, released_at);
   assert.equal(at(null), "2026-11-25T00:00:00.000Z");
   assert.equal(at("2026-11-20T21:30:00Z"), "2026-11-24T21:30:00.000Z"); // 3 whole days become 4
   assert.equal(at("2026-11-20T02:00:00Z"), "2026-11-25T00:00:00.000Z"); // midnight comes first
@@ -37,6 +43,14 @@ Deno.test("decisionStableUntil: the next UTC midnight, or the next whole day sin
   assert.equal(
     new Date(decisionStableUntil({ vulnerabilities: null, license: null }, now)).toISOString(),
     "2026-11-25T00:00:00.000Z",
+  );
+});
+
+Deno.test("decisionStableUntil: the project's first upload steps the clock too (new projects)", () => {
+  const now = new Date("2026-11-24T20:00:00Z");
+  assert.equal(
+    stableUntil(now, "2026-11-20T02:00:00Z", "2026-11-23T21:00:00Z"),
+    "2026-11-24T21:00:00.000Z",
   );
 });
 
@@ -197,4 +211,45 @@ Deno.test("evaluationJson: a decision that is not remembered (or has no fields) 
   assert.equal(evaluationJson(frozen), JSON.stringify(frozen));
   const empty = evaluationOf(Object.freeze({}) as Decision, "v3", 3);
   assert.equal(evaluationJson(empty), JSON.stringify(empty));
+});
+
+Deno.test("the typosquat rule sees the registry's names plus the popular list, and a refreshed list", async () => {
+  const snapshot = await snapshotOf(`
+policies: {min_project_age_days: 0}
+packages:
+  - {name: acme-billing, status: approved}
+`);
+  const license: LicenseFacts = Object.freeze({
+    status: "ok",
+    fetched_at: "2026-11-20T00:00:00Z",
+    license: "MIT",
+    license_raw: "MIT",
+    latest_version: "1.0",
+    released_at: "2026-11-01T00:00:00Z",
+    first_released_at: "2026-11-01T00:00:00Z",
+    release_count: 1,
+  });
+  const none: VulnerabilityFacts = Object.freeze({ status: "ok", vulnerabilities: [] });
+  let popular = createPopularIndex(["requests"]);
+  const store = openSqliteStore(":memory:");
+  const service = createEvaluationService({
+    registry: { current: () => snapshot },
+    vulnerabilities: { query: () => Promise.resolve(none) },
+    licenses: { lookup: () => Promise.resolve(license) },
+    audit: store.audit,
+    popular: { current: () => popular },
+    now: () => new Date("2026-11-24T12:00:00Z"),
+  });
+  try {
+    const ask = (name: string) => service.evaluate({ name, version: null }, CONTEXT);
+    assert.equal((await ask("acme-biling")).denial_category, "DENIAL_TYPOSQUAT");
+    assert.equal((await ask("reqeusts")).denial_category, "DENIAL_TYPOSQUAT");
+    assert.equal((await ask("reqeusts")).denial_category, "DENIAL_TYPOSQUAT", "remembered");
+    popular = createPopularIndex(["numpy"]);
+    const after = await ask("reqeusts");
+    assert.equal(after.verdict, "PROVISIONALLY_ALLOWED", "a refreshed list is a new index");
+    assert.deepEqual(after.threats, []);
+  } finally {
+    await store.close();
+  }
 });

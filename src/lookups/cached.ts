@@ -19,9 +19,10 @@ import type { LicenseSource, VulnerabilitySource } from "./types.ts";
 import { createOsvSource } from "./osv.ts";
 import { createPypiSource } from "./pypi.ts";
 import { createUpstreamHealth, type UpstreamHealth } from "./upstream_health.ts";
+import { licensesBehindBreaker, vulnerabilitiesBehindBreaker } from "./breaker.ts";
 
 /** Bumped whenever the shape of cached values changes. */
-const KEY_VERSION = "v2";
+const KEY_VERSION = "v3";
 
 function suffix(name: string, version: string | null): string {
   return version === null ? normalizeName(name) : `${normalizeName(name)}==${version.trim()}`;
@@ -32,8 +33,8 @@ function suffix(name: string, version: string | null): string {
  *
  * @example
  * ```ts
- * osvQueryKey("Requests", null); // "policyd:v2:osv:query:requests"
- * osvQueryKey("requests", "2.31.0"); // "policyd:v2:osv:query:requests==2.31.0"
+ * osvQueryKey("Requests", null); // "policyd:v3:osv:query:requests"
+ * osvQueryKey("requests", "2.31.0"); // "policyd:v3:osv:query:requests==2.31.0"
  * ```
  */
 export function osvQueryKey(name: string, version: string | null): string {
@@ -114,7 +115,8 @@ export interface LookupSources {
 }
 
 /**
- * Creates the OSV and PyPI sources from the settings, both behind the cache.
+ * Creates the OSV and PyPI sources from the settings, each behind its
+ * upstream's circuit breaker and the cache.
  *
  * @example
  * ```ts
@@ -139,12 +141,18 @@ export function createLookupSources(
   const upstreams = createUpstreamHealth(now);
   return {
     vulnerabilities: withVulnerabilityCache(
-      createOsvSource(settings, lookupLog, { now, health: upstreams }),
+      vulnerabilitiesBehindBreaker(
+        createOsvSource(settings, lookupLog, { now, health: upstreams }),
+        upstreams,
+      ),
       cache,
       settings.CACHE_TTL_SECONDS,
     ),
     licenses: withLicenseCache(
-      createPypiSource(settings, lookupLog, { now, health: upstreams }),
+      licensesBehindBreaker(
+        createPypiSource(settings, lookupLog, { now, health: upstreams }),
+        upstreams,
+      ),
       cache,
       settings.CACHE_TTL_SECONDS,
     ),

@@ -9,21 +9,22 @@ import { type FakeUpstream, startFakeUpstream } from "../../tests/helpers/fake_u
 async function withCachedSources(
   check: (sources: LookupSources, upstream: FakeUpstream) => Promise<void>,
   env: Environment = {},
+  now: () => Date = () => new Date(),
 ): Promise<void> {
   const upstream = await startFakeUpstream();
   try {
     const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url, ...env });
-    await check(createLookupSources(settings, createMemoryCache(), silentLogger), upstream);
+    await check(createLookupSources(settings, createMemoryCache(), silentLogger, now), upstream);
   } finally {
     await upstream.close();
   }
 }
 
 Deno.test("cache keys distinguish version-less from versioned queries", () => {
-  equal(osvQueryKey("Requests", null), "policyd:v2:osv:query:requests");
-  equal(osvQueryKey("requests", "2.31.0"), "policyd:v2:osv:query:requests==2.31.0");
+  equal(osvQueryKey("Requests", null), "policyd:v3:osv:query:requests");
+  equal(osvQueryKey("requests", "2.31.0"), "policyd:v3:osv:query:requests==2.31.0");
   notEqual(osvQueryKey("requests", null), osvQueryKey("requests", ""));
-  equal(pypiLicenseKey("Foo_Bar", null), "policyd:v2:pypi:license:foo-bar");
+  equal(pypiLicenseKey("Foo_Bar", null), "policyd:v3:pypi:license:foo-bar");
   notEqual(pypiLicenseKey("requests", null), osvQueryKey("requests", null));
 });
 
@@ -49,19 +50,29 @@ Deno.test("cached lookups reach upstream once per key within the TTL", () =>
     equal(upstream.calls["pypi.release"], 1);
   }));
 
-Deno.test("unavailable answers are not cached", () =>
-  withCachedSources(async ({ vulnerabilities, licenses }, upstream) => {
-    upstream.osv.mode = "error500";
-    upstream.pypi.mode = "error500";
-    equal((await vulnerabilities.query("requests", null)).status, "unavailable");
-    equal((await licenses.lookup("requests", null)).status, "unavailable");
-    upstream.osv.mode = "ok";
-    upstream.pypi.mode = "ok";
-    equal((await vulnerabilities.query("requests", null)).status, "ok");
-    equal((await licenses.lookup("requests", null)).status, "ok");
-    equal(upstream.calls["osv.query"], 2);
-    equal(upstream.calls["pypi.project"], 2);
-  }));
+Deno.test("unavailable answers are not cached", () => {
+  let clock = Date.parse("2026-11-23T12:00:00Z");
+  return withCachedSources(
+    async ({ vulnerabilities, licenses }, upstream) => {
+      upstream.osv.mode = "error500";
+      upstream.pypi.mode = "error500";
+      equal((await vulnerabilities.query("requests", null)).status, "unavailable");
+      equal((await licenses.lookup("requests", null)).status, "unavailable");
+      upstream.osv.mode = "ok";
+      upstream.pypi.mode = "ok";
+      const skipped = await vulnerabilities.query("requests", null);
+      ok(skipped.status === "unavailable" && /^OSV skipped/.test(skipped.detail), "breaker open");
+      equal(upstream.calls["osv.query"], 1, "the open breaker skipped the upstream");
+      clock += 30_000; // the breakers' retry time
+      equal((await vulnerabilities.query("requests", null)).status, "ok");
+      equal((await licenses.lookup("requests", null)).status, "ok");
+      equal(upstream.calls["osv.query"], 2);
+      equal(upstream.calls["pypi.project"], 2);
+    },
+    {},
+    () => new Date(clock),
+  );
+});
 
 Deno.test("CACHE_TTL_SECONDS=0 caches nothing", () =>
   withCachedSources(async ({ vulnerabilities }, upstream) => {

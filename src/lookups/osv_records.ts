@@ -35,7 +35,10 @@ export const osvRecordSchema = z.object({
     versions: z.array(z.string()).nullish(),
     severity: severitySchema.nullish(),
   })).nullish(),
-  database_specific: z.object({ severity: z.unknown().optional() }).nullish(),
+  database_specific: z.object({
+    severity: z.unknown().optional(),
+    "malicious-packages-origins": z.unknown().optional(),
+  }).nullish(),
 });
 
 /** One OSV record (the fields policyd uses). */
@@ -54,6 +57,22 @@ function affectedFor(record: OsvRecord, name: string): AffectedVersions[] {
         .filter((r) => r.type === "ECOSYSTEM")
         .map((r) => ({ events: r.events })),
     }));
+}
+
+/**
+ * Whether a record is a malicious-package advisory (ossf/malicious-packages):
+ * a `MAL-` id or a `database_specific.malicious-packages-origins` entry.
+ *
+ * @example
+ * ```ts
+ * import { isMaliciousRecord } from "./osv_records.ts";
+ * isMaliciousRecord({ id: "MAL-2022-7439" }); // true
+ * isMaliciousRecord({ id: "PYSEC-2023-74" }); // false
+ * ```
+ */
+export function isMaliciousRecord(record: Pick<OsvRecord, "id" | "database_specific">): boolean {
+  return record.id.startsWith("MAL-") ||
+    record.database_specific?.["malicious-packages-origins"] !== undefined;
 }
 
 /** Score of one record; vectors may also sit on its `affected` entries (OSV schema). */
@@ -137,7 +156,9 @@ export function toVulnerabilities(records: readonly OsvRecord[], name: string): 
       ids.add(r.id);
       for (const a of r.aliases ?? []) ids.add(a);
     }
-    const scores = group.map(scoreOf).filter((s): s is number => s !== null);
+    // A malicious-package advisory is a threat, not a scored vulnerability (SPEC §17.2).
+    const malicious = group.some(isMaliciousRecord);
+    const scores = malicious ? [] : group.map(scoreOf).filter((s): s is number => s !== null);
     const summary = summaryOf(group);
     vulnerabilities.push({
       id: reportedId([...ids], group.map((r) => r.id)),
@@ -145,6 +166,7 @@ export function toVulnerabilities(records: readonly OsvRecord[], name: string): 
       score: scores.length > 0 ? Math.max(...scores) : null,
       ...(summary === undefined ? {} : { summary }),
       affected: group.flatMap((r) => affectedFor(r, name)),
+      ...(malicious ? { malicious: true } : {}),
     });
   }
   return vulnerabilities.sort(compareVulnerabilities);

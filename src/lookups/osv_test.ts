@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createOsvSource } from "./osv.ts";
-import { osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
+import { isMaliciousRecord, osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
 import { loadSettings } from "../config/settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { Vulnerability } from "../core/types.ts";
@@ -171,4 +171,19 @@ Deno.test("one deadline covers every page: a slow paginated answer is unavailabl
   } finally {
     await upstream.close();
   }
+});
+
+Deno.test("malicious-package advisories are flagged and never scored; withdrawn ones dropped", async () => {
+  const dir = new URL("../../tests/fixtures/threats/mal/", import.meta.url);
+  const read = async (id: string) =>
+    osvRecordSchema.parse(JSON.parse(await Deno.readTextFile(new URL(`${id}.json`, dir))));
+  const [mal] = toVulnerabilities([await read("MAL-2022-7439")], "requestts");
+  equal(mal.malicious, true);
+  equal(mal.score, null);
+  equal(mal.id, "MAL-2022-7439");
+  equal(toVulnerabilities([await read("MAL-2024-10183")], "urlcon-").length, 0);
+  // The origins entry alone marks a record malicious, whatever its id.
+  const origins = { ...(await read("MAL-2025-975")), id: "GHSA-xxxx-yyyy-zzzz" };
+  ok(isMaliciousRecord(origins));
+  ok(!isMaliciousRecord({ id: "PYSEC-2023-74" }));
 });

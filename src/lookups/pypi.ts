@@ -3,7 +3,10 @@
  * `GET {PYPI_URL}/pypi/{name}/json` or `/pypi/{name}/{version}/json`.
  *
  * Decisions (docs/lookups.md): a project or release PyPI does not know (404)
- * is an ordinary answer, `UNKNOWN` with `license_raw: null`; a versioned
+ * is an ordinary answer, `UNKNOWN` with `license_raw: null` and `not_found`
+ * saying which (the core denies it, SPEC §17.2); the project document's
+ * `releases` give the first upload and the release count, the release
+ * document the yank (PEP 592); a versioned
  * lookup also asks the project endpoint, concurrently, so `latest_version` is
  * the project's latest release (null when that second call fails).
  *
@@ -22,6 +25,8 @@ import type { UpstreamHealth } from "./upstream_health.ts";
 const fileSchema = z.object({
   upload_time_iso_8601: z.string().nullish(),
   upload_time: z.string().nullish(),
+  yanked: z.boolean().nullish(),
+  yanked_reason: z.string().nullish(),
 });
 
 const pypiResponseSchema = z.object({
@@ -30,6 +35,8 @@ const pypiResponseSchema = z.object({
     license: z.string().nullish(),
     license_expression: z.string().nullish(),
     classifiers: z.array(z.string()).nullish(),
+    yanked: z.boolean().nullish(),
+    yanked_reason: z.string().nullish(),
   }),
   urls: z.array(fileSchema).nullish(),
   releases: z.record(z.string(), z.array(fileSchema).nullish()).nullish(),
@@ -57,6 +64,45 @@ export function releaseUploadTime(files: readonly PypiFile[] | null | undefined)
 }
 
 type PypiResponse = z.infer<typeof pypiResponseSchema>;
+
+/** What the project document says about the project's history (new projects, look-alikes). */
+export interface ProjectHistory {
+  /** Upload time of the earliest file of any release; null when no release has files. */
+  first_released_at: string | null;
+  /** Releases with at least one file. */
+  release_count: number;
+}
+
+/**
+ * The first upload and the release count of a project, from the `releases`
+ * map of its project document; null when the document has no such map.
+ *
+ * @example
+ * ```ts
+ * import { projectHistory } from "./pypi.ts";
+ * projectHistory({ "1.0": [{ upload_time: "2020-01-01T00:00:00" }], "1.1": [] });
+ * // { first_released_at: "2020-01-01T00:00:00.000Z", release_count: 1 }
+ * ```
+ */
+export function projectHistory(
+  releases: Record<string, readonly PypiFile[] | null | undefined> | null | undefined,
+): ProjectHistory | null {
+  if (!releases) return null;
+  const withFiles = Object.values(releases).filter((files) => (files ?? []).length > 0);
+  return {
+    first_released_at: releaseUploadTime(withFiles.flat() as PypiFile[]),
+    release_count: withFiles.length,
+  };
+}
+
+/** Whether a release is yanked (PEP 592), and why: from `info`, else from its files. */
+function yankOf(data: PypiResponse): { yanked?: boolean; yanked_reason?: string | null } {
+  const files = data.urls ?? [];
+  const yanked = data.info.yanked ?? (files.length > 0 && files.every((f) => f.yanked === true));
+  if (!yanked) return {};
+  const reason = data.info.yanked_reason ?? files.find((f) => f.yanked_reason)?.yanked_reason;
+  return { yanked: true, yanked_reason: reason || null };
+}
 
 /** Settings the PyPI adapter reads. */
 export type PypiSettings = Pick<Settings, "PYPI_URL" | "LOOKUP_TIMEOUT_MS">;
@@ -109,7 +155,7 @@ export function createPypiSource(
         const result = await get(`${project}/json`);
         if (!result.ok) {
           return result.notFound
-            ? notOnIndex(null, now())
+            ? notOnIndex("project", null, now())
             : unavailable(name, version, result.detail);
         }
         return {
@@ -117,6 +163,7 @@ export function createPypiSource(
           ...normalizeLicense(result.data.info),
           latest_version: result.data.info.version,
           released_at: releaseUploadTime(result.data.urls),
+          ...projectHistory(result.data.releases),
           fetched_at: now().toISOString(),
         };
       }
@@ -129,9 +176,12 @@ export function createPypiSource(
         log.warn("latest version lookup unavailable", { package: name, detail: latest.detail });
       }
       if (!release.ok) {
-        return release.notFound
-          ? notOnIndex(latestVersion, now())
-          : unavailable(name, version, release.detail);
+        if (!release.notFound) return unavailable(name, version, release.detail);
+        if (latest.ok) return notOnIndex("release", latestVersion, now());
+        // Both 404: no such project. A 404 beside an unreachable project document says nothing.
+        return latest.notFound
+          ? notOnIndex("project", null, now())
+          : unavailable(name, version, latest.detail);
       }
       const fromProject = latest.ok ? latest.data.releases?.[version] : undefined;
       return {
@@ -139,15 +189,22 @@ export function createPypiSource(
         ...normalizeLicense(release.data.info),
         latest_version: latestVersion,
         released_at: releaseUploadTime(release.data.urls) ?? releaseUploadTime(fromProject),
+        ...(latest.ok ? projectHistory(latest.data.releases) : {}),
+        ...yankOf(release.data),
         fetched_at: now().toISOString(),
       };
     },
   };
 }
 
-function notOnIndex(latestVersion: string | null, fetchedAt: Date): LicenseFacts {
+function notOnIndex(
+  what: "project" | "release",
+  latestVersion: string | null,
+  fetchedAt: Date,
+): LicenseFacts {
   return {
     status: "ok",
+    not_found: what,
     license: UNKNOWN_LICENSE,
     license_raw: null,
     latest_version: latestVersion,

@@ -171,13 +171,14 @@ Deno.test("a versioned lookup reports the project's latest version, not the rele
   }
 });
 
-Deno.test("a package PyPI does not know is UNKNOWN with license_raw null", async () => {
+Deno.test("a package or release PyPI does not know is UNKNOWN and says which is missing", async () => {
   const upstream = await startFakeUpstream();
   try {
     const now = () => new Date("2026-11-23T12:00:00Z");
     const pypi = createPypiSource(settingsFor(upstream.url), silentLogger, { now });
     deepStrictEqual(await pypi.lookup("no-such-package-xyz", null), {
       status: "ok",
+      not_found: "project",
       license: "UNKNOWN",
       license_raw: null,
       latest_version: null,
@@ -187,12 +188,18 @@ Deno.test("a package PyPI does not know is UNKNOWN with license_raw null", async
     // A version PyPI does not have: UNKNOWN, but the latest version is still known.
     deepStrictEqual(await pypi.lookup("requests", "99.0"), {
       status: "ok",
+      not_found: "release",
       license: "UNKNOWN",
       license_raw: null,
       latest_version: "2.18.4",
       released_at: null,
       fetched_at: "2026-11-23T12:00:00.000Z",
     });
+    // Both documents 404: the project does not exist.
+    equal(
+      (await pypi.lookup("no-such-package-xyz", "1.0") as { not_found?: string }).not_found,
+      "project",
+    );
   } finally {
     await upstream.close();
   }
@@ -235,6 +242,25 @@ Deno.test("a lookup reports the release's upload time and its fetch time", async
     ok(latest.status === "ok");
     equal(latest.released_at, "2019-10-28T23:53:54.000Z");
     equal(latest.fetched_at, "2026-11-23T12:00:00.000Z");
+  } finally {
+    await upstream.close();
+  }
+});
+
+Deno.test("a yanked release comes back yanked with its reason, with the project's history", async () => {
+  const upstream = await startFakeUpstream();
+  try {
+    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger);
+    const facts = await pypi.lookup("black", "21.11b0");
+    ok(facts.status === "ok");
+    equal(facts.yanked, true);
+    equal(facts.yanked_reason, "Broken regex dependency. Use 21.11b1 instead.");
+    equal(facts.first_released_at, "2019-10-28T23:53:54.000Z");
+    equal(facts.release_count, 2);
+    const latest = await pypi.lookup("black", null);
+    ok(latest.status === "ok");
+    equal(latest.yanked, undefined, "a version-less lookup is never yanked");
+    equal(latest.release_count, 2);
   } finally {
     await upstream.close();
   }

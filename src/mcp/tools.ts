@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { DEFAULT_MIN_PROJECT_AGE_DAYS } from "../core/threat_rules.ts";
 import type { z } from "zod";
 import type {
   CheckPackageOutputSchema,
@@ -60,8 +61,21 @@ export function toCheckOutput(evaluation: Evaluation): CheckOutput {
       score: cve.score,
       ...(cve.summary ? { summary: cve.summary } : {}),
     })),
+    threats: evaluation.threats,
     audit_id: evaluation.audit_id,
   };
+}
+
+/** What the supply-chain rules of SPEC §17.2 deny under these policies. */
+function threatSentence(policies: RegistrySnapshot["registry"]["policies"]): string {
+  const minAge = policies.min_project_age_days ?? DEFAULT_MIN_PROJECT_AGE_DAYS;
+  const unlisted = [
+    "a name or release PyPI does not know",
+    (policies.typosquat ?? "deny") === "deny" ? "a look-alike of a popular project" : "",
+    minAge > 0 ? `a project first released fewer than ${minAge} days ago` : "",
+  ].filter(Boolean);
+  return `Known malware and yanked releases are always denied; for a package the registry does ` +
+    `not allow, so is ${unlisted.join(", ")}.`;
 }
 
 function describeRule(snapshot: RegistrySnapshot, name: string): string {
@@ -101,6 +115,7 @@ function describeRule(snapshot: RegistrySnapshot, name: string): string {
   parts.push(
     `A license that cannot be determined is handled as "${policies.unknown_license_policy}".`,
   );
+  parts.push(threatSentence(policies));
   return parts.join(" ");
 }
 

@@ -5,4 +5,4 @@
  *
  * @module
  */
-export { writeFileAtomic } from "../workflows/atomic_write.ts";
+export { writeFileAtomic } from "@policyd/workflows";

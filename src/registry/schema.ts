@@ -75,6 +75,12 @@ export const policiesSchema = z
     min_release_age_days: z.number().int().min(0).max(3650).default(0).describe(
       "releases uploaded fewer days ago are only provisionally allowed; 0 = off",
     ),
+    typosquat: z.enum(["deny", "provisional", "off"]).default("deny").describe(
+      "a look-alike of a popular project: deny (DENIAL_TYPOSQUAT), provisional (listed) or off",
+    ),
+    min_project_age_days: z.number().int().min(0).max(3650).default(14).describe(
+      "projects first released on PyPI fewer days ago are denied (DENIAL_NEW_PROJECT); 0 = off",
+    ),
   })
   .strict();
 

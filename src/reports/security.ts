@@ -13,6 +13,7 @@ import {
   type ExceptionsDue,
   exceptionsDue,
 } from "./data_availability.ts";
+import { type ThreatSummary, threatSummary } from "./threats.ts";
 
 /** The security report. */
 export interface SecurityReport {
@@ -37,6 +38,8 @@ export interface SecurityReport {
   data_availability: DataAvailability;
   /** Vulnerability exceptions expiring within 14 days, and expired ones. */
   exceptions: ExceptionsDue;
+  /** Supply-chain threat denials by kind, and the most recent (issue #26). */
+  threats: ThreatSummary;
 }
 
 const ALLOWING = new Set(["preferred", "approved", "version-constrained"]);
@@ -49,23 +52,33 @@ export async function securityReport(
 ): Promise<SecurityReport> {
   const window = windowFilter(params);
   const denials = { ...window, categories: ["DENIAL_CVE" as const] };
-  const [total, recent, severities, packages, cvePackageGroups, provisional, alerts, availability] =
-    await Promise.all([
-      audit.group(denials, []),
-      audit.list(denials, params.limit),
-      audit.group(denials, ["severity"]),
-      audit.group(denials, ["package"]),
-      // One query for both: a CVE's denials are the sum over its packages (a row counts once per CVE).
-      audit.group(denials, ["cve", "package"]),
-      // Provisional rows from before the package was in the registry are history, not a signal.
-      audit.group(
-        { ...window, verdicts: ["PROVISIONALLY_ALLOWED"], registryKnown: true },
-        ["package"],
-      ),
-      // Scanner alerts concern registry packages, not a project: the window applies, the project does not.
-      audit.list({ since: window.since, verdicts: ["CVE_ALERT"] }, params.limit),
-      dataAvailability(audit, params),
-    ]);
+  const [
+    total,
+    recent,
+    severities,
+    packages,
+    cvePackageGroups,
+    provisional,
+    alerts,
+    availability,
+    threats,
+  ] = await Promise.all([
+    audit.group(denials, []),
+    audit.list(denials, params.limit),
+    audit.group(denials, ["severity"]),
+    audit.group(denials, ["package"]),
+    // One query for both: a CVE's denials are the sum over its packages (a row counts once per CVE).
+    audit.group(denials, ["cve", "package"]),
+    // Provisional rows from before the package was in the registry are history, not a signal.
+    audit.group(
+      { ...window, verdicts: ["PROVISIONALLY_ALLOWED"], registryKnown: true },
+      ["package"],
+    ),
+    // Scanner alerts concern registry packages, not a project: the window applies, the project does not.
+    audit.list({ since: window.since, verdicts: ["CVE_ALERT"] }, params.limit),
+    dataAvailability(audit, params),
+    threatSummary(audit, window, params.limit),
+  ]);
   const distribution = { critical: 0, high: 0, medium: 0, low: 0, unknown: 0 };
   for (const g of severities) distribution[g.keys.severity as keyof typeof distribution] += g.count;
 
@@ -121,5 +134,6 @@ export async function securityReport(
     recent_alerts: alerts,
     data_availability: availability,
     exceptions: exceptionsDue(snapshot, params.now, (e) => Boolean(e.vulnerabilities?.length)),
+    threats,
   };
 }

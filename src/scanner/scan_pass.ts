@@ -7,12 +7,18 @@
  * highest score reaches `cve_threshold` (whatever `block_on_cve` says) and
  * the set of in-scope ids differs from the package's last alert.
  *
+ * It also watches for malicious-package advisories (SPEC §17.2): for every
+ * registry package and every package the audit log saw in the last 30 days,
+ * an advisory affecting any version writes an alert row (category
+ * `DENIAL_MALICIOUS`, the advisories in `threats`) once per set of ids.
+ *
  * The pass never changes the registry. It also refreshes the lookup cache's
  * version-less OSV entries, since it has just computed them.
  *
  * @module
  */
-import type { CompiledRegistry, PackageRule, Vulnerability } from "../core/types.ts";
+import type { CompiledRegistry, PackageRule, Threat, Vulnerability } from "../core/types.ts";
+import { THREAT_DETAILS } from "../core/reasons.ts";
 import { vulnerabilitiesInScope } from "../core/evaluate.ts";
 import type { Settings } from "../config/settings.ts";
 import type { Logger } from "../log/logger.ts";
@@ -39,8 +45,10 @@ export interface ScanPassDeps {
   /** For the latest release of each affected package (use the cached PyPI source). */
   licenses: LicenseSource;
   cache: Cache;
-  audit: Pick<AuditStore, "insert" | "lastAlert">;
+  audit: Pick<AuditStore, "insert" | "lastAlert" | "group">;
   log: Logger;
+  /** Clock of the audit-log window; default the system clock. */
+  now?: () => Date;
   /** Queries per batch call, at most 1000 (default). */
   batchSize?: number;
   /** Time-out of one batch call. Default the larger of `LOOKUP_TIMEOUT_MS` and 30 s. */
@@ -54,6 +62,78 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
   return sa.size === new Set(b).size && b.every((id) => sa.has(id));
 }
 
+/** How far back the audit log names packages the scanner watches for malicious advisories. */
+export const WATCH_AUDITED_DAYS = 30;
+
+/** The malicious advisories among `vulnerabilities`, as threats sorted by id. */
+function maliciousThreats(vulnerabilities: Vulnerability[]): Threat[] {
+  return vulnerabilities.filter((v) => v.malicious).map((v) => {
+    const id = v.aliases.find((a) => a.startsWith("MAL-")) ?? v.id;
+    return { kind: "malicious" as const, id, detail: THREAT_DETAILS.malicious(id, v.summary) };
+  }).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function sameThreats(a: readonly Threat[] | undefined, b: readonly Threat[]): boolean {
+  return sameIds((a ?? []).map((t) => t.id ?? ""), b.map((t) => t.id ?? ""));
+}
+
+/** The fields every scanner row shares: the server's project and identity, no client context. */
+function scannerRow(
+  deps: ScanPassDeps,
+  name: string,
+  rule: PackageRule | undefined,
+  row: Pick<
+    NewAuditRow,
+    "version" | "denial_category" | "cve_ids" | "max_cvss" | "reason" | "threats"
+  >,
+): NewAuditRow {
+  return {
+    package: name,
+    license: null,
+    verdict: "CVE_ALERT",
+    project: deps.settings.POLICY_PROJECT_NAME,
+    requester: SCANNER_REQUESTER,
+    agent_model: null,
+    agent_version: null,
+    source: SCANNER_SOURCE,
+    registry_status: rule?.status ?? null,
+    registry_version: deps.registry.version,
+    license_raw: null,
+    ...row,
+  };
+}
+
+function maliciousRow(
+  deps: ScanPassDeps,
+  name: string,
+  rule: PackageRule | undefined,
+  threats: Threat[],
+): NewAuditRow {
+  const one = threats.length === 1;
+  return scannerRow(deps, name, rule, {
+    version: null,
+    denial_category: "DENIAL_MALICIOUS",
+    cve_ids: [],
+    max_cvss: null,
+    reason: `Malware scan: ${name} has ${one ? "a" : threats.length} malicious-package ` +
+      `${one ? "advisory" : "advisories"}: ${threats.map((t) => t.id).join(", ")}`,
+    threats,
+  });
+}
+
+/** Names the audit log saw in the last {@link WATCH_AUDITED_DAYS} days. */
+async function auditedNames(deps: ScanPassDeps): Promise<string[]> {
+  const now = (deps.now ?? (() => new Date()))();
+  const since = new Date(now.getTime() - WATCH_AUDITED_DAYS * 86_400_000).toISOString();
+  try {
+    const groups = await deps.audit.group({ since }, ["package"]);
+    return groups.map((g) => g.keys.package ?? "").filter(Boolean);
+  } catch (error) {
+    deps.log.warn("cve scan: cannot read audited packages", { detail: String(error) });
+    return [];
+  }
+}
+
 function alertRow(
   deps: ScanPassDeps,
   rule: PackageRule,
@@ -63,26 +143,15 @@ function alertRow(
 ): NewAuditRow {
   const threshold = deps.registry.policies.cve_threshold;
   const ids = inScope.map((v) => v.id).sort();
-  return {
-    package: rule.name,
+  return scannerRow(deps, rule.name, rule, {
     version,
-    license: null,
-    verdict: "CVE_ALERT",
-    project: deps.settings.POLICY_PROJECT_NAME,
-    requester: SCANNER_REQUESTER,
-    agent_model: null,
-    agent_version: null,
-    source: SCANNER_SOURCE,
     denial_category: "DENIAL_CVE_ALERT",
     cve_ids: ids,
     max_cvss: maxScore,
-    registry_status: rule.status,
-    registry_version: deps.registry.version,
-    license_raw: null,
     reason: `CVE scan: ${ids.length} ${ids.length === 1 ? "vulnerability" : "vulnerabilities"} ` +
       `in scope${version === null ? "" : ` of ${version}`}, highest CVSS ${maxScore} ` +
       `at or above the threshold ${threshold}: ${ids.join(", ")}`,
-  };
+  });
 }
 
 /**
@@ -112,7 +181,10 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
   const { settings, registry, log } = deps;
   const concurrency = deps.concurrency ?? 16;
   const rules = registry.packages;
-  const batch = await queryBatch(rules.map((r) => r.name), {
+  const byName = new Map(rules.map((r) => [r.name, r]));
+  const audited = (await auditedNames(deps)).filter((name) => !byName.has(name));
+  const names = [...rules.map((r) => r.name), ...audited];
+  const batch = await queryBatch(names, {
     baseUrl: settings.OSV_API_URL,
     timeoutMs: deps.batchTimeoutMs ?? Math.max(settings.LOOKUP_TIMEOUT_MS, 30_000),
     batchSize: deps.batchSize ?? MAX_BATCH_QUERIES,
@@ -136,21 +208,31 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
 
   let written = 0;
   let skipped = batch.failed.size;
-  await forEachLimit(rules, concurrency, async (rule) => {
-    const ids = batch.ids.get(rule.name);
+  await forEachLimit(names, concurrency, async (name) => {
+    const ids = batch.ids.get(name);
     if (ids === undefined) return;
     if ([...ids.keys()].some((id) => details.failed.has(id))) {
       skipped++;
       return;
     }
     const records = [...ids.keys()].map((id) => details.records.get(id)!) as OsvRecord[];
-    const vulnerabilities = toVulnerabilities(records, rule.name);
+    const vulnerabilities = toVulnerabilities(records, name);
     await deps.cache.set(
-      osvQueryKey(rule.name, null),
+      osvQueryKey(name, null),
       { status: "ok", vulnerabilities },
       settings.CACHE_TTL_SECONDS,
     );
-    if (vulnerabilities.length === 0) return;
+    const rule = byName.get(name);
+    const threats = maliciousThreats(vulnerabilities);
+    if (threats.length) {
+      const last = await deps.audit.lastAlert(name);
+      if (last?.denial_category !== "DENIAL_MALICIOUS" || !sameThreats(last.threats, threats)) {
+        await deps.audit.insert(maliciousRow(deps, name, rule, threats));
+        written++;
+      }
+      return;
+    }
+    if (vulnerabilities.length === 0 || rule === undefined) return;
     const policies = registry.policies;
     let latest: string | null = null;
     if (policies.unversioned_cve_scope === "latest") {
@@ -169,6 +251,7 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
 
   log.info("cve scan pass finished", {
     packages: rules.length,
+    audited: audited.length,
     alerts: written,
     skipped,
     batch_calls: batch.calls,

@@ -224,3 +224,43 @@ Deno.test("5,000 packages: 5 batch calls and one detail call per distinct vulner
     equal(h.upstream.calls["osv.querybatch"], 5);
     equal(h.upstream.calls["osv.vulns"], 0);
   }));
+
+Deno.test("a malicious advisory alerts for a registry package and for one audited in the last 30 days", () =>
+  withHarness(async (h) => {
+    const dir = new URL("../../tests/fixtures/threats/mal/", import.meta.url);
+    for (const id of ["MAL-2022-7439", "MAL-2025-975", "MAL-2024-1036"]) {
+      h.upstream.addOsvRecord(JSON.parse(await Deno.readTextFile(new URL(`${id}.json`, dir))));
+    }
+    const seen = (pkg: string) => ({
+      package: pkg,
+      version: null,
+      license: null,
+      verdict: "PROVISIONALLY_ALLOWED" as const,
+      project: "web",
+      requester: "dev",
+      agent_model: null,
+      agent_version: null,
+      source: "check",
+      denial_category: null,
+      cve_ids: [],
+      max_cvss: null,
+      registry_status: null,
+      registry_version: "scan-test-1",
+      license_raw: null,
+      reason: "seen",
+    });
+    await h.store.audit.insert(seen("reqzest"));
+    // requestts is in the registry; reqzest was audited; djanggo was never seen: no alert.
+    equal(await h.pass(registryOf(["requestts"])), 2);
+    const rows = await h.store.audit.list({ categories: ["DENIAL_MALICIOUS"] }, 10);
+    deepStrictEqual(rows.map((r) => r.package).sort(), ["requestts", "reqzest"]);
+    const requestts = rows.find((r) => r.package === "requestts")!;
+    equal(requestts.verdict, "CVE_ALERT");
+    equal(requestts.registry_status, "approved");
+    deepStrictEqual(requestts.threats?.map((t) => [t.kind, t.id]), [[
+      "malicious",
+      "MAL-2022-7439",
+    ]]);
+    equal(rows.find((r) => r.package === "reqzest")!.registry_status, null);
+    equal(await h.pass(registryOf(["requestts"])), 0, "the same advisories alert once");
+  }));

@@ -91,14 +91,19 @@ export function storeContract(backend: string, open: StoreOpener): void {
         reason: "not reachable",
         expires: "2027-01-01",
       }],
+      threats: [{
+        kind: "typosquat",
+        detail: "`reqeusts` looks like a typo of `requests` (a popular project)",
+        similar_to: ["requests"],
+      }],
     });
     const stored = await store.audit.insert(input);
     equal(stored.ts, "2026-11-21T00:00:00.000Z");
     deepStrictEqual(await store.audit.list({}, 10), [{ ...input, id: stored.id, ts: stored.ts }]);
     const bare = await store.audit.insert(row("flask"));
     deepStrictEqual(
-      [bare.data, bare.exceptions_applied],
-      [null, []],
+      [bare.data, bare.exceptions_applied, bare.threats],
+      [null, [], []],
       "the optional columns default to null and []",
     );
     deepStrictEqual((await store.audit.list({ package: "flask" }, 1))[0], bare);

@@ -117,7 +117,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
     `,
   },
-  // Version 5 is the threats branch's (audit_log.threats); this one is the alerts outbox.
+  {
+    version: 5,
+    name: "audit rows list the supply-chain threats of their decision (SPEC §17.2)",
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN threats TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
+  // The alerts outbox (issue #32).
   {
     version: 6,
     name: "alert outbox: one row per event and destination, claimed by the deliverers",

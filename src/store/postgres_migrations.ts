@@ -126,7 +126,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
     `,
   },
-  // Version 6 is the threats branch's (audit_log.threats); this one is the alerts outbox.
+  {
+    version: 6,
+    name: "audit rows list the supply-chain threats of their decision (SPEC §17.2)",
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN threats JSONB NOT NULL DEFAULT '[]';
+    `,
+  },
+  // The alerts outbox (issue #32).
   {
     version: 7,
     name: "alert outbox: one row per event and destination, claimed by the deliverers",

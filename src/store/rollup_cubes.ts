@@ -40,6 +40,12 @@ export const CUBES: readonly Cube[] = [
   { name: "license_unavailable", by: ["verdict"], where: { dataUnavailable: "license" } },
   // the agents report
   { name: "agents", by: ["verdict", "agent_model", "agent_version"], where: {} },
+  // the agents report with its breakdown by source (people without agent headers)
+  {
+    name: "agents_source",
+    by: ["verdict", "agent_model", "agent_version", "source"],
+    where: {},
+  },
   // license denials per project (legal)
   {
     name: "license_denials_project",

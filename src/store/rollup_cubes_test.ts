@@ -21,6 +21,12 @@ Deno.test("cubeFor() picks the first cube that answers a call exactly, or none",
     ["data unavailable", { ...evaluations, dataUnavailable: "license" }, [], "license_unavailable"],
     ["agents", evaluations, ["agent_model", "agent_version", "verdict"], "agents"],
     [
+      "agents by source",
+      evaluations,
+      ["agent_model", "agent_version", "source", "verdict"],
+      "agents_source",
+    ],
+    [
       "CVE denials per CVE",
       { since, categories: ["DENIAL_CVE"] },
       ["cve"],

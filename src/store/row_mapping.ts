@@ -52,6 +52,7 @@ export function auditRowFrom(row: StoredRow, read: ColumnReader): AuditRow {
     reason: String(row.reason ?? ""),
     data: read.json<AuditRow["data"]>(row.data, null),
     exceptions_applied: read.json<AuditRow["exceptions_applied"]>(row.exceptions_applied, []),
+    threats: read.json<NonNullable<AuditRow["threats"]>>(row.threats, []),
   };
 }
 

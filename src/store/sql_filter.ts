@@ -80,6 +80,7 @@ export const AUDIT_INSERT_COLUMNS = [
   "reason",
   "data",
   "exceptions_applied",
+  "threats",
 ] as const;
 
 /** Columns holding JSON documents (`TEXT` in SQLite, `jsonb` in PostgreSQL). */
@@ -87,6 +88,7 @@ export const AUDIT_JSON_COLUMNS: ReadonlySet<string> = new Set([
   "cve_ids",
   "data",
   "exceptions_applied",
+  "threats",
 ]);
 
 /** The values of {@link AUDIT_INSERT_COLUMNS} for one row; JSON columns as JSON strings. */
@@ -114,6 +116,7 @@ export function auditInsertValues(
     row.reason,
     row.data ? JSON.stringify(row.data) : null,
     JSON.stringify(row.exceptions_applied ?? []),
+    JSON.stringify(row.threats ?? []),
   ];
 }
 
@@ -123,6 +126,7 @@ export function storedAuditRow(row: NewAuditRow, id: number, ts: string): AuditR
     ...row,
     data: row.data ?? null,
     exceptions_applied: row.exceptions_applied ?? [],
+    threats: row.threats ?? [],
     id,
     ts,
   };

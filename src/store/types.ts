@@ -10,6 +10,7 @@ import type {
   DecisionData,
   DenialCategory,
   RegistryStatus,
+  Threat,
   Verdict,
 } from "../core/types.ts";
 
@@ -45,6 +46,8 @@ export interface NewAuditRow {
   data?: DecisionData | null;
   /** Exceptions that waived findings of this decision. */
   exceptions_applied?: AppliedException[];
+  /** Supply-chain threats the decision found (SPEC §17.2); [] for rows before them. */
+  threats?: Threat[];
 }
 
 /** An audit row as stored (SPEC §8). `ts` is an ISO-8601 UTC timestamp. */

@@ -1,6 +1,8 @@
 /**
  * `deno task install` puts `policyd` and `policy` on a PATH: installed into a
- * temporary DENO_INSTALL_ROOT, both answer `--help` from an unrelated directory.
+ * temporary DENO_INSTALL_ROOT that already ends in `bin` (Deno then installs
+ * into it, not into `bin/bin`), both answer `--help` from an unrelated
+ * directory with exactly the PATH line the task printed.
  */
 import assert from "node:assert/strict";
 import { delimiter, dirname, join } from "node:path";
@@ -10,22 +12,29 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 Deno.test("deno task install gives policyd and policy commands that work from any directory", async () => {
   const root = await Deno.makeTempDir({ prefix: "policyd-install-root-" });
+  const installRoot = join(root, "bin");
   const elsewhere = await Deno.makeTempDir({ prefix: "policyd-install-cwd-" });
   try {
     const install = await new Deno.Command(Deno.execPath(), {
       args: ["task", "--quiet", "install"],
       cwd: REPO_ROOT,
-      env: { DENO_INSTALL_ROOT: root, NO_COLOR: "1" },
+      env: { DENO_INSTALL_ROOT: installRoot, NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
     }).output();
     const installLog = decode(install.stderr);
     assert.equal(install.code, 0, installLog);
-    assert.match(installLog, new RegExp(`installed policyd and policy in ${join(root, "bin")}`));
-    assert.match(installLog, /add it to your PATH/, "the bin folder is not on PATH yet");
+    assert.match(installLog, new RegExp(`installed policyd and policy in ${installRoot}\n`));
+    const printed = /export PATH="(.*):\$PATH"/.exec(installLog)?.[1];
+    assert.equal(
+      printed,
+      installRoot,
+      "the printed PATH line names the folder Deno installed into",
+    );
+    assert.ok(Deno.statSync(join(printed, "policy")).isFile);
 
-    // A PATH with the install folder and Deno, as after following the hint.
-    const path = [join(root, "bin"), dirname(Deno.execPath()), "/usr/bin", "/bin"].join(delimiter);
+    // A PATH with the printed folder and Deno, as after following the hint.
+    const path = [printed, dirname(Deno.execPath()), "/usr/bin", "/bin"].join(delimiter);
     for (
       const [command, banner] of [["policyd", /^Usage: policyd /], ["policy", /^Usage: policy /]]
     ) {

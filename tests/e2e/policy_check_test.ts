@@ -121,16 +121,17 @@ Deno.test("with the server down: fail-open check passes, fail-closed exits 3, st
         "pending_approvals",
         "cve_denials",
         "dependencies",
+        "upstreams",
       ]);
       for (const s of sections) assert.equal(typeof s.detail, "string");
       assert.equal(sections[0].flag, "fail");
       assert.match(sections[0].detail, new RegExp(url.replaceAll(".", "\\.")));
       assert.equal(sections[4].detail, "2 runtime dependencies in pyproject.toml");
     });
-    await t.step("plain status renders five lines and exits 0", async () => {
+    await t.step("plain status renders six lines and exits 0", async () => {
       const ran = await policy(["status"], { cwd: dir });
       assert.equal(ran.code, 0);
-      assert.equal(ran.stdout.trimEnd().split("\n").length, 5);
+      assert.equal(ran.stdout.trimEnd().split("\n").length, 6);
     });
     await writePolicyToml(dir, url, "fail_open = false\n");
     await t.step("fail-closed: check exits 3 with a one-line message", async () => {

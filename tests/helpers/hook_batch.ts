@@ -25,6 +25,7 @@ for (const line of text.split("\n")) {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     readStdin: () => Promise.resolve(JSON.stringify(payload)),
+    readLine: () => Promise.resolve(null),
     stdinIsTerminal: () => false,
     selfCommand: [],
   }, { agent });

@@ -2,8 +2,12 @@ import { ok } from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../helpers/cli.ts";
 
-/** The folders whose doc-comment examples must type-check (issue 21). */
-const DOC_FOLDERS = ["src", "cli", "dashboards"];
+/**
+ * The folders whose doc-comment examples must type-check (issue 21), and the
+ * workflow library's reference, whose code blocks must type-check against the
+ * package (issue 35).
+ */
+const DOC_FOLDERS = ["src", "cli", "dashboards", "packages", "docs/workflows.md"];
 
 /** Runs `deno check --doc-only` on `paths` from the repository root. */
 async function docCheck(paths: string[]): Promise<{ success: boolean; log: string }> {
@@ -18,7 +22,7 @@ async function docCheck(paths: string[]): Promise<{ success: boolean; log: strin
   return { success: out.success, log: decode(out.stdout) + decode(out.stderr) };
 }
 
-Deno.test("every doc-comment example in src, cli and dashboards type-checks", async () => {
+Deno.test("every doc-comment example in src, cli, dashboards and packages, and every code block of docs/workflows.md, type-checks", async () => {
   const { success, log } = await docCheck(DOC_FOLDERS);
   ok(success, `deno check --doc-only ${DOC_FOLDERS.join(" ")} failed:\n${log}`);
 });

@@ -38,6 +38,7 @@ Deno.test("GET /evaluate denies a banned package with its replacement and writes
       "registry_status",
       "registry_version",
       "replacement",
+      "threats",
       "verdict",
       "version",
     ]);

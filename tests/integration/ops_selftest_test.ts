@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { VERSION } from "../../src/version.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { assertIncludes, runPolicyd } from "../helpers/policyd_cli.ts";
+import { describeScanner } from "../../cli/policyd/commands/selftest.ts";
 
 Deno.test("selftest reports a live server as alive with what /health says", async () => {
   const server = await startTestServer();
@@ -20,10 +21,31 @@ Deno.test("selftest reports a live server as alive with what /health says", asyn
       assertIncludes(result.stdout, "registry 2026.11.21");
       assertIncludes(result.stdout, "db ok");
       assertIncludes(result.stdout, "cache ");
+      assertIncludes(result.stdout, "scanner off"); // CVE_SCAN_SCHEDULE=off in test servers
+      assertIncludes(result.stdout, "upstreams osv unknown, pypi unknown");
+      assert.doesNotMatch(result.stdout, /\[object Object\]/);
     }
   } finally {
     await server.close();
   }
+});
+
+Deno.test("describeScanner() says what the scanner object holds", () => {
+  assert.equal(describeScanner({ enabled: false, schedule: "off", running: false }), "off");
+  assert.equal(
+    describeScanner({
+      enabled: true,
+      schedule: "0 */6 * * *",
+      running: false,
+      last_finished_at: "2026-11-26T06:00:00.000Z",
+      last_error: null,
+    }),
+    "on (0 */6 * * *, last pass 2026-11-26T06:00:00.000Z)",
+  );
+  assert.equal(
+    describeScanner({ enabled: true, schedule: "@hourly", running: true, last_finished_at: null }),
+    "on (@hourly, running, no pass yet)",
+  );
 });
 
 Deno.test("selftest exits 1 in one line when nothing listens", async () => {

@@ -200,7 +200,9 @@ Deno.test("reports compute the seed's fields from real audit rows", async (t) =>
         evaluations: 3,
         verdicts: { ALLOWED: 1, DENIED: 2, PROVISIONALLY_ALLOWED: 0 },
         denials: 2,
+        sources: claude.sources,
       });
+      equal(Object.values(claude.sources as Record<string, number>).reduce((a, b) => a + b), 3);
       const unknown = agents.find((a: { agent_model: string }) =>
         a.agent_model === "(unknown agent)"
       );

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 
 const REPO = new URL("../../", import.meta.url);
-const CLI = new URL("cli/workflows.ts", REPO);
+const CLI = new URL("packages/workflows/runner.ts", REPO);
 const MOD = new URL("src/workflows/mod.ts", REPO).href;
 const FIXTURES = new URL("./fixtures/", import.meta.url);
 
@@ -72,15 +72,29 @@ Deno.test("a failing test, a failing t.step, a test that throws after its calls 
     assert.equal(result.code, 1, "deno test's exit code is propagated");
     assert.match(
       result.stdout,
-      /FAILED \| 3 passed[^\n|]*\| 4 failed/,
+      /FAILED \| 4 passed[^\n|]*\| 4 failed/,
       "the normal test summary stays visible",
     );
-    // The wrapper itself wrote nothing for the three failures; the runner's
-    // JUnit check vetoed the leak, which only fails after the body returned.
-    const vetoed = [...result.stderr.matchAll(/not published \(test did not pass\): "(.*)"/g)].map((
-      m,
-    ) => m[1]);
-    assert.deepEqual(vetoed, ["Leaks a timer"]);
+    // Every workflow left out is named with its reason: the wrapper records
+    // the three failures and the call-less one; the runner's JUnit check
+    // vetoes the leak, which only fails after the body returned.
+    const dropped = [
+      ...result.stderr.matchAll(/not published: "(.*)" \((.*), test "(.*)"\): (.*)/g),
+    ]
+      .map((m) => [m[1], m[2], m[3], m[4]]);
+    assert.deepEqual(dropped, [
+      ["Fails an assertion", "./tests/failing_test.ts", "fails an assertion", "test failed"],
+      ["Fails a step", "./tests/failing_test.ts", "fails a step", "test failed"],
+      [
+        "Throws after its calls",
+        "./tests/failing_test.ts",
+        "throws after its calls",
+        "test failed",
+      ],
+      ["Leaks a timer", "./tests/failing_test.ts", "leaks a timer", "test failed"],
+      ["Records nothing", "./tests/failing_test.ts", "records nothing", "no calls recorded"],
+    ]);
+    assert.match(result.stderr, /5 workflows not published \(named above\)/);
     const md = await read(dir);
     assert.deepEqual(names(md), ["Survives beside failures", "Place an order", "Check health"]);
     const json = JSON.parse(await read(dir, "workflows.json"));
@@ -200,7 +214,13 @@ Deno.test("--conventions opens the document with ## Conventions; --strict refuse
     const run = await runner(dir, ["run", "--conventions", "conventions.ts", "--", "-A"]);
     assert.equal(run.code, 0, run.stderr);
     const md = await read(dir);
-    assert.match(md, /^# API Workflows\n\n## Conventions\n\nThis document is generated/);
+    assert.ok(
+      md.startsWith(
+        "---\nworkflows:\n  conventions: conventions.ts\n---\n\n" +
+          "# API Workflows\n\n## Conventions\n\nThis document is generated",
+      ),
+      "the front matter remembers the conventions module",
+    );
     assert.match(md, /### Headers\n\n- `X-Shop` \(request\): the shop\n/);
     assert.match(md, /\*\*Requires:\*\* an account that may order\n/);
     const json = JSON.parse(await read(dir, "workflows.json"));
@@ -236,5 +256,33 @@ Deno.test("check mode (and CI=true) fails on a stale document without rewriting 
     const forced = await runner(dir, ["run", "--write", "--", "-A"], { CI: "true" });
     assert.equal(forced.code, 0);
     assert.equal(await read(dir), fresh);
+  });
+});
+
+Deno.test("--title, --command and the redaction options are remembered in the front matter, so check agrees with run and names the user's command", async () => {
+  await withProject(["orders"], async (dir) => {
+    const args = ["--title", "Shop API", "--command", "deno task docs", "--redact-key", "sku"];
+    const run = await runner(dir, ["run", ...args, "--", "-A"]);
+    assert.equal(run.code, 0, run.stderr);
+    const md = await read(dir);
+    assert.ok(md.startsWith(
+      "---\nworkflows:\n  title: Shop API\n  command: deno task docs\n" +
+        "  redaction:\n    keys:\n      - sku\n---\n\n# Shop API\n",
+    ));
+    assert.match(md, /"sku": "\[REDACTED\]"/, "the project's extra key is redacted in the tests");
+    assert.doesNotMatch(md, /A-1/);
+    assert.match(md, /and 1 project key word|`sku`/, "the preamble states the extra key");
+    const json = JSON.parse(await read(dir, "workflows.json"));
+    assert.deepEqual(json.redaction, { keys: ["sku"] });
+
+    const check = await runner(dir, ["check", "--", "-A"]);
+    assert.equal(check.code, 0, check.stderr);
+    assert.match(check.stderr, /workflows\.md is up to date/);
+
+    await Deno.writeTextFile(join(dir, "workflows.md"), md.replace("\n# Shop API\n", "\n# Shop\n"));
+    const stale = await runner(dir, ["check", "--", "-A"]);
+    assert.equal(stale.code, 1);
+    assert.match(stale.stderr, /run `deno task docs` locally/);
+    assert.doesNotMatch(stale.stderr, /deno task test/);
   });
 });

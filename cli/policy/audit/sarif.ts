@@ -62,6 +62,38 @@ const RULE_TEXT: Record<string, { name: string; short: string; full: string; sev
         "The policy denies packages it could not check (on_missing_data: deny); retry when the data sources answer.",
       severity: "4.0",
     },
+    DENIAL_MALICIOUS: {
+      name: "MaliciousPackage",
+      short: "Package is known malware",
+      full:
+        "A malicious-package advisory (OSV MAL-…) affects this package; remove it and check the machines that installed it.",
+      severity: "10.0",
+    },
+    DENIAL_NOT_FOUND: {
+      name: "PackageNotOnIndex",
+      short: "Package or release does not exist on PyPI",
+      full:
+        "PyPI does not know this name or version; it may be a hallucinated or mistyped name that an attacker can register.",
+      severity: "7.0",
+    },
+    DENIAL_TYPOSQUAT: {
+      name: "Typosquat",
+      short: "Package name imitates a popular project",
+      full: "The name is one edit, an affix or look-alike characters away from a popular project.",
+      severity: "8.0",
+    },
+    DENIAL_NEW_PROJECT: {
+      name: "NewProject",
+      short: "Project was first released very recently",
+      full: "The project is younger than the policy's minimum age (min_project_age_days).",
+      severity: "6.0",
+    },
+    DENIAL_YANKED: {
+      name: "YankedRelease",
+      short: "Release was yanked from PyPI",
+      full: "The pinned release is yanked; pin another release.",
+      severity: "5.0",
+    },
     [PROVISIONAL_RULE]: {
       name: "ProvisionallyAllowed",
       short: "Package is not yet reviewed by the dependency policy",

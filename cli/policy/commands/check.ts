@@ -61,6 +61,26 @@ export function missingDataWarning(result: EvaluationResult): string | null {
     `(the server could not reach ${upstreams})`;
 }
 
+/**
+ * One line per supply-chain threat of an evaluation ("policy: threat
+ * (typosquat): … similar to requests"), for stderr; empty when none.
+ *
+ * @example
+ * ```ts
+ * import { threatLines } from "./check.ts";
+ * threatLines({
+ *   package: "reqeusts", verdict: "DENIED", reason: "", cves: [],
+ *   threats: [{ kind: "typosquat", detail: "`reqeusts` looks like a typo of `requests` (a popular project)", similar_to: ["requests"] }],
+ * }); // ["policy: threat (typosquat): `reqeusts` looks like a typo of `requests` (a popular project); similar to requests"]
+ * ```
+ */
+export function threatLines(result: EvaluationResult): string[] {
+  return (result.threats ?? []).map((t) =>
+    `policy: threat (${t.kind}): ${t.detail}` +
+    (t.similar_to?.length ? `; similar to ${t.similar_to.join(", ")}` : "")
+  );
+}
+
 /** Runs `check`. */
 export async function check(options: CheckOptions, io: Io): Promise<number> {
   const config = await loadConfig(io.cwd);
@@ -77,6 +97,7 @@ export async function check(options: CheckOptions, io: Io): Promise<number> {
   }
   const missing = options.json ? null : missingDataWarning(result);
   if (missing) io.stderr(`${missing}\n`);
+  if (!options.json) { for (const line of threatLines(result)) io.stderr(`${line}\n`); }
   io.stdout(
     options.json ? JSON.stringify(result, null, 2) + "\n" : renderEvaluation(result) + "\n",
   );

@@ -1,6 +1,7 @@
 /**
  * `policy init`: writes `.policy.toml` (when absent) and installs the git
- * pre-commit shim, the hooks and MCP registrations of the chosen agents
+ * pre-commit shim (or, with `--precommit-framework`, policyd's hook in
+ * `.pre-commit-config.yaml`), the hooks and MCP registrations of the chosen agents
  * (`--agents`, default claude) and the CLAUDE.md section. Every step is
  * idempotent: a second run writes nothing, except migrating old entries
  * (absolute commands in committed files) to the portable `policy` command.
@@ -15,7 +16,8 @@ import type { Io } from "../io.ts";
 import { git, gitHooksDir } from "../git.ts";
 import { projectName } from "../pyproject.ts";
 import { hookCommand, onPath } from "../install/command.ts";
-import { installPrecommit } from "../install/precommit.ts";
+import { installPrecommit, uninstallPrecommit } from "../install/precommit.ts";
+import { frameworkHookActive, installFrameworkHook } from "../install/precommit_framework.ts";
 import {
   installClaudeHooks,
   settingsPath,
@@ -48,6 +50,11 @@ export interface InitOptions {
   /** Register the MCP server in the agents' project MCP configuration. */
   mcp: boolean;
   precommit: boolean;
+  /**
+   * Put the hook into the pre-commit framework's `.pre-commit-config.yaml`
+   * instead of installing the git shim (which is removed if present).
+   */
+  precommitFramework?: boolean;
   claudeMd: boolean;
 }
 
@@ -77,7 +84,7 @@ async function confirm(io: Io, root: string): Promise<boolean> {
     throw new ClientError("usage", "init needs --yes when standard input is not a terminal");
   }
   io.stdout(`Set up policyd in ${root}? [y/N] `);
-  const answer = (await io.readStdin()).trim().toLowerCase();
+  const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
   return answer === "y" || answer === "yes";
 }
 
@@ -121,9 +128,14 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     if (hooksDir === null || top.code !== 0) {
       io.stdout(`skipped   pre-commit: ${root} is not in a git repository\n`);
     } else {
-      const projectDir = relative(Deno.realPathSync(top.stdout.trim()), Deno.realPathSync(root));
-      const step = installPrecommit(hooksDir, io.selfCommand, projectDir);
-      report(io, "pre-commit hook", step.path, step.written, step.note);
+      const topDir = Deno.realPathSync(top.stdout.trim());
+      const projectDir = relative(topDir, Deno.realPathSync(root));
+      if (options.precommitFramework) {
+        frameworkSetup(io, hooksDir, topDir, projectDir);
+      } else {
+        const step = installPrecommit(hooksDir, io.selfCommand, projectDir);
+        report(io, "pre-commit hook", step.path, step.written, step.note);
+      }
     }
   }
   const agents = options.claudeHooks ? options.agents : [];
@@ -153,6 +165,28 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     );
   }
   return EXIT.OK;
+}
+
+/**
+ * The pre-commit framework runs the hook: policyd's entry in
+ * `.pre-commit-config.yaml`, and no git shim of ours beside it (the
+ * framework's `pre-commit install` would chain it as a second hook).
+ */
+function frameworkSetup(io: Io, hooksDir: string, top: string, projectDir: string): void {
+  const step = installFrameworkHook(top, projectDir);
+  report(io, "pre-commit framework hook", step.path, step.written);
+  if (uninstallPrecommit(hooksDir)) {
+    io.stdout(
+      `removed   git pre-commit shim: ${
+        join(hooksDir, "pre-commit")
+      } (the framework runs the hook)\n`,
+    );
+  }
+  if (!frameworkHookActive(hooksDir)) {
+    io.stdout(
+      "note      run `pre-commit install` to have the pre-commit framework run on commit\n",
+    );
+  }
 }
 
 /**

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { MCP_TOOLS } from "../../../src/api/mcp.ts";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { deadServerUrl, POLICY_CMD, writePolicyToml } from "../_testing.ts";
+import { deadServerUrl, exec, POLICY_CMD, writePolicyToml } from "../_testing.ts";
+import { startFakeUpstream } from "../../../tests/helpers/fake_upstream.ts";
 import { queryDb } from "../../../tests/helpers/db.ts";
 import { startTestServer } from "../../../tests/helpers/server.ts";
 
@@ -69,6 +70,50 @@ Deno.test("policy mcp over stdio: an unreachable server is a tool error saying n
     assert.match(text, /NOT checked/);
   } finally {
     await client.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("policy mcp answers a call still in flight when standard input closes", async () => {
+  const upstream = await startFakeUpstream();
+  upstream.osv.latencyMs = 400; // the call is still running when stdin closes
+  const server = await startTestServer({
+    env: { OSV_API_URL: upstream.url, PYPI_URL: upstream.url },
+  });
+  const dir = await Deno.makeTempDir({ prefix: "policy-mcp-" });
+  await writePolicyToml(dir, server.url);
+  const messages = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "eof-test", version: "1.0.0" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "check_package", arguments: { package: "requests" } },
+    },
+  ];
+  try {
+    const ran = await exec(POLICY_CMD[0], [...POLICY_CMD.slice(1), "mcp"], {
+      cwd: dir,
+      stdin: messages.map((m) => JSON.stringify(m)).join("\n") + "\n",
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+    const replies = ran.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const call = replies.find((r) => r.id === 2);
+    assert.ok(call, `no reply to the tool call: ${ran.stdout}`);
+    assert.equal(call.result.structuredContent.verdict, "ALLOWED");
+  } finally {
+    await server.close();
+    await upstream.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

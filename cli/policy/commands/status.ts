@@ -13,7 +13,8 @@ import type { Io } from "../io.ts";
 import { runtimeDependencies } from "../pyproject.ts";
 import { renderStatus, statusSections } from "../status.ts";
 import type { StatusInputs } from "../status.ts";
-import { gitHooksDir } from "../git.ts";
+import { git, gitHooksDir } from "../git.ts";
+import { frameworkHookActive, frameworkHookConfigured } from "../install/precommit_framework.ts";
 import { precommitInstalled } from "../install/precommit.ts";
 import { claudeHooksInstalled } from "../install/claude_settings.ts";
 
@@ -49,10 +50,18 @@ export async function status(options: StatusOptions, io: Io): Promise<number> {
     client = error;
   }
   const hooksDir = await gitHooksDir(config.root);
+  const top = await git(["rev-parse", "--show-toplevel"], config.root);
+  const framework = hooksDir === null || top.code !== 0 ||
+      !frameworkHookConfigured(top.stdout.trim())
+    ? null
+    : frameworkHookActive(hooksDir)
+    ? "active"
+    : "configured";
   const sections = await statusSections({
     serverUrl: config.server_url ?? DEFAULT_SERVER_URL,
     client,
     precommitInstalled: hooksDir !== null && precommitInstalled(hooksDir),
+    precommitFramework: framework,
     claudeHooksInstalled: claudeHooksInstalled(config.root),
     dependencies: readDeps(config.root),
   });

@@ -5,7 +5,7 @@
 const formats = {
   url0: (s) => !/\s/.test(s) && /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(s) && ((u) => u !== null && /^https?$/.test(u.protocol.slice(0, -1)))(URL.parse(s)),
 };
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"package":{"type":"string"},"version":{"type":["string","null"]},"verdict":{"type":"string","enum":["ALLOWED","DENIED","PROVISIONALLY_ALLOWED"]},"reason":{"default":"","type":"string"},"denial_category":{"anyOf":[{"type":"string","enum":["DENIAL_BANNED","DENIAL_DEPRECATED","DENIAL_VERSION_CONSTRAINT","DENIAL_CVE","DENIAL_LICENSE","DENIAL_LICENSE_UNKNOWN","DENIAL_DATA_UNAVAILABLE"]},{"type":"null"}]},"registry_status":{"anyOf":[{"type":"string","enum":["preferred","approved","version-constrained","deprecated","banned"]},{"type":"null"}]},"replacement":{"type":["string","null"]},"license":{"type":["string","null"]},"license_raw":{"type":["string","null"]},"latest_version":{"type":["string","null"]},"cves":{"default":[],"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"the CVE alias when there is one, else the record's own id"},"score":{"description":"highest CVSS base score, null when none","type":["number","null"]},"aliases":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"}},"required":["id"],"additionalProperties":{}}},"max_cvss":{"type":["number","null"]},"data":{"type":"object","properties":{"vulnerabilities":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false},"license":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false}},"required":["vulnerabilities","license"],"additionalProperties":false},"exceptions_applied":{"type":"array","items":{"type":"object","properties":{"package":{"type":"string"},"vulnerabilities":{"type":"array","items":{"type":"string"}},"licenses":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"},"expires":{"type":"string","description":"YYYY-MM-DD"}},"required":["package","reason","expires"],"additionalProperties":false}},"registry_version":{"type":"string"},"audit_id":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["package","verdict"],"additionalProperties":{}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"package":{"type":"string"},"version":{"type":["string","null"]},"verdict":{"type":"string","enum":["ALLOWED","DENIED","PROVISIONALLY_ALLOWED"]},"reason":{"default":"","type":"string"},"denial_category":{"anyOf":[{"type":"string","enum":["DENIAL_BANNED","DENIAL_DEPRECATED","DENIAL_VERSION_CONSTRAINT","DENIAL_CVE","DENIAL_LICENSE","DENIAL_LICENSE_UNKNOWN","DENIAL_DATA_UNAVAILABLE","DENIAL_MALICIOUS","DENIAL_NOT_FOUND","DENIAL_TYPOSQUAT","DENIAL_NEW_PROJECT","DENIAL_YANKED"]},{"type":"null"}]},"registry_status":{"anyOf":[{"type":"string","enum":["preferred","approved","version-constrained","deprecated","banned"]},{"type":"null"}]},"replacement":{"type":["string","null"]},"license":{"type":["string","null"]},"license_raw":{"type":["string","null"]},"latest_version":{"type":["string","null"]},"cves":{"default":[],"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"the CVE alias when there is one, else the record's own id"},"score":{"description":"highest CVSS base score, null when none","type":["number","null"]},"aliases":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"}},"required":["id"],"additionalProperties":{}}},"max_cvss":{"type":["number","null"]},"data":{"type":"object","properties":{"vulnerabilities":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false},"license":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false}},"required":["vulnerabilities","license"],"additionalProperties":false},"exceptions_applied":{"type":"array","items":{"type":"object","properties":{"package":{"type":"string"},"vulnerabilities":{"type":"array","items":{"type":"string"}},"licenses":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"},"expires":{"type":"string","description":"YYYY-MM-DD"}},"required":["package","reason","expires"],"additionalProperties":false}},"threats":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["malicious","not_found","typosquat","new_project","yanked"],"description":"malicious (a malicious-package advisory), not_found (PyPI has no such project or release), typosquat (a look-alike of a popular project), new_project (first released recently), yanked (the release is yanked)"},"id":{"description":"the advisory id of a malicious finding (`MAL-…`)","type":"string"},"detail":{"type":"string","description":"what was found, in one sentence"},"similar_to":{"description":"the popular project a typosquat imitates, or up to 3 names a missing project may have meant","type":"array","items":{"type":"string"}}},"required":["kind","detail"],"additionalProperties":false},"description":"supply-chain threats found; empty when none"},"registry_version":{"type":"string"},"audit_id":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["package","verdict"],"additionalProperties":{}};
 
 const validate10 = (function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -89,7 +89,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((((data4 === "DENIAL_BANNED") || (data4 === "DENIAL_DEPRECATED")) || (data4 === "DENIAL_VERSION_CONSTRAINT")) || (data4 === "DENIAL_CVE")) || (data4 === "DENIAL_LICENSE")) || (data4 === "DENIAL_LICENSE_UNKNOWN")) || (data4 === "DENIAL_DATA_UNAVAILABLE"))){
+if(!((((((((((((data4 === "DENIAL_BANNED") || (data4 === "DENIAL_DEPRECATED")) || (data4 === "DENIAL_VERSION_CONSTRAINT")) || (data4 === "DENIAL_CVE")) || (data4 === "DENIAL_LICENSE")) || (data4 === "DENIAL_LICENSE_UNKNOWN")) || (data4 === "DENIAL_DATA_UNAVAILABLE")) || (data4 === "DENIAL_MALICIOUS")) || (data4 === "DENIAL_NOT_FOUND")) || (data4 === "DENIAL_TYPOSQUAT")) || (data4 === "DENIAL_NEW_PROJECT")) || (data4 === "DENIAL_YANKED"))){
 const err1 = {instancePath:instancePath+"/denial_category",schemaPath:"#/properties/denial_category/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema11.properties.denial_category.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err1];
@@ -693,11 +693,122 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.registry_version !== undefined){
+if(data.threats !== undefined){
+let data34 = data.threats;
 const _errs83 = errors;
-if(typeof data.registry_version !== "string"){
-validate10.errors = [{instancePath:instancePath+"/registry_version",schemaPath:"#/properties/registry_version/type",keyword:"type",params:{type: "string"}}];
+if(errors === _errs83){
+if(Array.isArray(data34)){
+var valid13 = true;
+const len5 = data34.length;
+for(let i5=0; i5<len5; i5++){
+let data35 = data34[i5];
+const _errs85 = errors;
+if(errors === _errs85){
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+let missing6;
+if(((data35.kind === undefined) && (missing6 = "kind")) || ((data35.detail === undefined) && (missing6 = "detail"))){
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5,schemaPath:"#/properties/threats/items/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
+}
+else {
+const _errs87 = errors;
+for(const key4 in data35){
+if(!((((key4 === "kind") || (key4 === "id")) || (key4 === "detail")) || (key4 === "similar_to"))){
+delete data35[key4];
+}
+}
+if(_errs87 === errors){
+if(data35.kind !== undefined){
+let data36 = data35.kind;
+const _errs88 = errors;
+if(typeof data36 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5+"/kind",schemaPath:"#/properties/threats/items/properties/kind/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((((data36 === "malicious") || (data36 === "not_found")) || (data36 === "typosquat")) || (data36 === "new_project")) || (data36 === "yanked"))){
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5+"/kind",schemaPath:"#/properties/threats/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema11.properties.threats.items.properties.kind.enum}}];
+return false;
+}
+var valid14 = _errs88 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data35.id !== undefined){
+const _errs90 = errors;
+if(typeof data35.id !== "string"){
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5+"/id",schemaPath:"#/properties/threats/items/properties/id/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid14 = _errs90 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data35.detail !== undefined){
+const _errs92 = errors;
+if(typeof data35.detail !== "string"){
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5+"/detail",schemaPath:"#/properties/threats/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid14 = _errs92 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data35.similar_to !== undefined){
+let data39 = data35.similar_to;
+const _errs94 = errors;
+if(errors === _errs94){
+if(Array.isArray(data39)){
+var valid15 = true;
+const len6 = data39.length;
+for(let i6=0; i6<len6; i6++){
+const _errs96 = errors;
+if(typeof data39[i6] !== "string"){
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5+"/similar_to/" + i6,schemaPath:"#/properties/threats/items/properties/similar_to/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid15 = _errs96 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5+"/similar_to",schemaPath:"#/properties/threats/items/properties/similar_to/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid14 = _errs94 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/threats/" + i5,schemaPath:"#/properties/threats/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs85 === errors;
+if(!valid13){
+break;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/threats",schemaPath:"#/properties/threats/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
 }
 var valid0 = _errs83 === errors;
 }
@@ -705,31 +816,44 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.registry_version !== undefined){
+const _errs98 = errors;
+if(typeof data.registry_version !== "string"){
+validate10.errors = [{instancePath:instancePath+"/registry_version",schemaPath:"#/properties/registry_version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs98 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.audit_id !== undefined){
-let data35 = data.audit_id;
-const _errs85 = errors;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+let data42 = data.audit_id;
+const _errs100 = errors;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
 validate10.errors = [{instancePath:instancePath+"/audit_id",schemaPath:"#/properties/audit_id/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
-if(errors === _errs85){
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 > 9007199254740991 || isNaN(data35)){
+if(errors === _errs100){
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 > 9007199254740991 || isNaN(data42)){
 validate10.errors = [{instancePath:instancePath+"/audit_id",schemaPath:"#/properties/audit_id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}}];
 return false;
 }
 else {
-if(data35 < -9007199254740991 || isNaN(data35)){
+if(data42 < -9007199254740991 || isNaN(data42)){
 validate10.errors = [{instancePath:instancePath+"/audit_id",schemaPath:"#/properties/audit_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9007199254740991}}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs85 === errors;
+var valid0 = _errs100 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -757,7 +881,7 @@ validate10.errors = vErrors;
 return errors === 0;
 });
 
-const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"package":{"type":"string"},"version":{"type":["string","null"]},"verdict":{"type":"string","enum":["ALLOWED","DENIED","PROVISIONALLY_ALLOWED"]},"reason":{"default":"","type":"string"},"denial_category":{"anyOf":[{"type":"string","enum":["DENIAL_BANNED","DENIAL_DEPRECATED","DENIAL_VERSION_CONSTRAINT","DENIAL_CVE","DENIAL_LICENSE","DENIAL_LICENSE_UNKNOWN","DENIAL_DATA_UNAVAILABLE"]},{"type":"null"}]},"registry_status":{"anyOf":[{"type":"string","enum":["preferred","approved","version-constrained","deprecated","banned"]},{"type":"null"}]},"replacement":{"type":["string","null"]},"license":{"type":["string","null"]},"license_raw":{"type":["string","null"]},"latest_version":{"type":["string","null"]},"cves":{"default":[],"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"the CVE alias when there is one, else the record's own id"},"score":{"description":"highest CVSS base score, null when none","type":["number","null"]},"aliases":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"}},"required":["id"],"additionalProperties":{}}},"max_cvss":{"type":["number","null"]},"data":{"type":"object","properties":{"vulnerabilities":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false},"license":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false}},"required":["vulnerabilities","license"],"additionalProperties":false},"exceptions_applied":{"type":"array","items":{"type":"object","properties":{"package":{"type":"string"},"vulnerabilities":{"type":"array","items":{"type":"string"}},"licenses":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"},"expires":{"type":"string","description":"YYYY-MM-DD"}},"required":["package","reason","expires"],"additionalProperties":false}},"registry_version":{"type":"string"},"audit_id":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["package","verdict"],"additionalProperties":{}}}},"required":["results"],"additionalProperties":false};
+const schema12 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"results":{"type":"array","items":{"type":"object","properties":{"package":{"type":"string"},"version":{"type":["string","null"]},"verdict":{"type":"string","enum":["ALLOWED","DENIED","PROVISIONALLY_ALLOWED"]},"reason":{"default":"","type":"string"},"denial_category":{"anyOf":[{"type":"string","enum":["DENIAL_BANNED","DENIAL_DEPRECATED","DENIAL_VERSION_CONSTRAINT","DENIAL_CVE","DENIAL_LICENSE","DENIAL_LICENSE_UNKNOWN","DENIAL_DATA_UNAVAILABLE","DENIAL_MALICIOUS","DENIAL_NOT_FOUND","DENIAL_TYPOSQUAT","DENIAL_NEW_PROJECT","DENIAL_YANKED"]},{"type":"null"}]},"registry_status":{"anyOf":[{"type":"string","enum":["preferred","approved","version-constrained","deprecated","banned"]},{"type":"null"}]},"replacement":{"type":["string","null"]},"license":{"type":["string","null"]},"license_raw":{"type":["string","null"]},"latest_version":{"type":["string","null"]},"cves":{"default":[],"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"the CVE alias when there is one, else the record's own id"},"score":{"description":"highest CVSS base score, null when none","type":["number","null"]},"aliases":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"}},"required":["id"],"additionalProperties":{}}},"max_cvss":{"type":["number","null"]},"data":{"type":"object","properties":{"vulnerabilities":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false},"license":{"type":"object","properties":{"status":{"type":"string","enum":["fresh","cached","unavailable","skipped"],"description":"fresh (fetched for this decision), cached, unavailable (lookup failed or timed out), skipped (a registry rule decided without the lookup)"},"fetched_at":{"description":"ISO-8601 time of the upstream fetch (kept by the cache); null when unavailable or skipped","type":["string","null"]}},"required":["status","fetched_at"],"additionalProperties":false}},"required":["vulnerabilities","license"],"additionalProperties":false},"exceptions_applied":{"type":"array","items":{"type":"object","properties":{"package":{"type":"string"},"vulnerabilities":{"type":"array","items":{"type":"string"}},"licenses":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"},"expires":{"type":"string","description":"YYYY-MM-DD"}},"required":["package","reason","expires"],"additionalProperties":false}},"threats":{"type":"array","items":{"type":"object","properties":{"kind":{"type":"string","enum":["malicious","not_found","typosquat","new_project","yanked"],"description":"malicious (a malicious-package advisory), not_found (PyPI has no such project or release), typosquat (a look-alike of a popular project), new_project (first released recently), yanked (the release is yanked)"},"id":{"description":"the advisory id of a malicious finding (`MAL-…`)","type":"string"},"detail":{"type":"string","description":"what was found, in one sentence"},"similar_to":{"description":"the popular project a typosquat imitates, or up to 3 names a missing project may have meant","type":"array","items":{"type":"string"}}},"required":["kind","detail"],"additionalProperties":false},"description":"supply-chain threats found; empty when none"},"registry_version":{"type":"string"},"audit_id":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}},"required":["package","verdict"],"additionalProperties":{}}}},"required":["results"],"additionalProperties":false};
 
 const validate11 = (function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -866,7 +990,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((((((data6 === "DENIAL_BANNED") || (data6 === "DENIAL_DEPRECATED")) || (data6 === "DENIAL_VERSION_CONSTRAINT")) || (data6 === "DENIAL_CVE")) || (data6 === "DENIAL_LICENSE")) || (data6 === "DENIAL_LICENSE_UNKNOWN")) || (data6 === "DENIAL_DATA_UNAVAILABLE"))){
+if(!((((((((((((data6 === "DENIAL_BANNED") || (data6 === "DENIAL_DEPRECATED")) || (data6 === "DENIAL_VERSION_CONSTRAINT")) || (data6 === "DENIAL_CVE")) || (data6 === "DENIAL_LICENSE")) || (data6 === "DENIAL_LICENSE_UNKNOWN")) || (data6 === "DENIAL_DATA_UNAVAILABLE")) || (data6 === "DENIAL_MALICIOUS")) || (data6 === "DENIAL_NOT_FOUND")) || (data6 === "DENIAL_TYPOSQUAT")) || (data6 === "DENIAL_NEW_PROJECT")) || (data6 === "DENIAL_YANKED"))){
 const err1 = {instancePath:instancePath+"/results/" + i0+"/denial_category",schemaPath:"#/properties/results/items/properties/denial_category/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema12.properties.results.items.properties.denial_category.anyOf[0].enum}};
 if(vErrors === null){
 vErrors = [err1];
@@ -1470,11 +1594,122 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.registry_version !== undefined){
+if(data1.threats !== undefined){
+let data36 = data1.threats;
 const _errs88 = errors;
-if(typeof data1.registry_version !== "string"){
-validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/registry_version",schemaPath:"#/properties/results/items/properties/registry_version/type",keyword:"type",params:{type: "string"}}];
+if(errors === _errs88){
+if(Array.isArray(data36)){
+var valid15 = true;
+const len6 = data36.length;
+for(let i6=0; i6<len6; i6++){
+let data37 = data36[i6];
+const _errs90 = errors;
+if(errors === _errs90){
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+let missing7;
+if(((data37.kind === undefined) && (missing7 = "kind")) || ((data37.detail === undefined) && (missing7 = "detail"))){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6,schemaPath:"#/properties/results/items/properties/threats/items/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
+}
+else {
+const _errs92 = errors;
+for(const key5 in data37){
+if(!((((key5 === "kind") || (key5 === "id")) || (key5 === "detail")) || (key5 === "similar_to"))){
+delete data37[key5];
+}
+}
+if(_errs92 === errors){
+if(data37.kind !== undefined){
+let data38 = data37.kind;
+const _errs93 = errors;
+if(typeof data38 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6+"/kind",schemaPath:"#/properties/results/items/properties/threats/items/properties/kind/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((((data38 === "malicious") || (data38 === "not_found")) || (data38 === "typosquat")) || (data38 === "new_project")) || (data38 === "yanked"))){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6+"/kind",schemaPath:"#/properties/results/items/properties/threats/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema12.properties.results.items.properties.threats.items.properties.kind.enum}}];
+return false;
+}
+var valid16 = _errs93 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data37.id !== undefined){
+const _errs95 = errors;
+if(typeof data37.id !== "string"){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6+"/id",schemaPath:"#/properties/results/items/properties/threats/items/properties/id/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid16 = _errs95 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data37.detail !== undefined){
+const _errs97 = errors;
+if(typeof data37.detail !== "string"){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6+"/detail",schemaPath:"#/properties/results/items/properties/threats/items/properties/detail/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid16 = _errs97 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data37.similar_to !== undefined){
+let data41 = data37.similar_to;
+const _errs99 = errors;
+if(errors === _errs99){
+if(Array.isArray(data41)){
+var valid17 = true;
+const len7 = data41.length;
+for(let i7=0; i7<len7; i7++){
+const _errs101 = errors;
+if(typeof data41[i7] !== "string"){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6+"/similar_to/" + i7,schemaPath:"#/properties/results/items/properties/threats/items/properties/similar_to/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid17 = _errs101 === errors;
+if(!valid17){
+break;
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6+"/similar_to",schemaPath:"#/properties/results/items/properties/threats/items/properties/similar_to/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid16 = _errs99 === errors;
+}
+else {
+var valid16 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats/" + i6,schemaPath:"#/properties/results/items/properties/threats/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid15 = _errs90 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/threats",schemaPath:"#/properties/results/items/properties/threats/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
 }
 var valid2 = _errs88 === errors;
 }
@@ -1482,31 +1717,44 @@ else {
 var valid2 = true;
 }
 if(valid2){
+if(data1.registry_version !== undefined){
+const _errs103 = errors;
+if(typeof data1.registry_version !== "string"){
+validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/registry_version",schemaPath:"#/properties/results/items/properties/registry_version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs103 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
 if(data1.audit_id !== undefined){
-let data37 = data1.audit_id;
-const _errs90 = errors;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+let data44 = data1.audit_id;
+const _errs105 = errors;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
 validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/audit_id",schemaPath:"#/properties/results/items/properties/audit_id/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
-if(errors === _errs90){
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 > 9007199254740991 || isNaN(data37)){
+if(errors === _errs105){
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 9007199254740991 || isNaN(data44)){
 validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/audit_id",schemaPath:"#/properties/results/items/properties/audit_id/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}}];
 return false;
 }
 else {
-if(data37 < -9007199254740991 || isNaN(data37)){
+if(data44 < -9007199254740991 || isNaN(data44)){
 validate11.errors = [{instancePath:instancePath+"/results/" + i0+"/audit_id",schemaPath:"#/properties/results/items/properties/audit_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9007199254740991}}];
 return false;
 }
 }
 }
 }
-var valid2 = _errs90 === errors;
+var valid2 = _errs105 === errors;
 }
 else {
 var valid2 = true;
+}
 }
 }
 }

@@ -76,8 +76,9 @@ function deniedItem(r: EvaluationResult) {
 
 /**
  * Runs the check. Exit 0 when nothing is denied (a fail-open transport error
- * passes with a warning); exit 1 on any DENIED with the structured line
- * first, or with a one-line reason when the server cannot be used.
+ * passes with a warning); exit 1 on any DENIED with the human explanation
+ * and then the structured line (stderr's last line), or with a one-line
+ * reason when the server cannot be used.
  */
 export async function runPrecommit(options: PrecommitOptions): Promise<PrecommitResult> {
   const deps = addedDependencies(options.manifests);
@@ -110,15 +111,30 @@ export async function runPrecommit(options: PrecommitOptions): Promise<Precommit
   }
   const line = DENIED_MARKER +
     JSON.stringify({ denied: denied.map(deniedItem), checked: results.length });
+  const files = [...new Set(options.manifests.map((m) => m.path))].join(", ");
   const human = [
-    `policy precommit: commit blocked: ${denied.length} of the ${results.length} ` +
-    `dependencies checked in the staged ${
-      [...new Set(options.manifests.map((m) => m.path))].join(", ")
-    } ` +
-    `are denied by the dependency policy.`,
+    `policy precommit: commit blocked: ${deniedCount(denied.length, results.length)} ` +
+    `in the staged ${files} by the dependency policy.`,
     ...denied.map((r) => `  - ${denialSentence(r)}`),
     `Remove or replace them and stage the file again. To ask for an exception: ` +
     requestCommand(denied[0].package),
   ];
-  return { code: 1, stderr: `${line}\n${human.join("\n")}\n` };
+  // People read the top: the human explanation first, the structured line last.
+  return { code: 1, stderr: `${human.join("\n")}\n${line}\n` };
+}
+
+/**
+ * "the dependency checked is denied", "all 3 dependencies checked are
+ * denied", "1 of the 3 dependencies checked is denied", "2 of the 3 … are".
+ *
+ * @example
+ * ```ts
+ * deniedCount(1, 1); // "the dependency checked is denied"
+ * ```
+ */
+export function deniedCount(denied: number, checked: number): string {
+  const verb = denied === 1 ? "is" : "are";
+  if (checked === 1) return "the dependency checked is denied";
+  if (denied === checked) return `all ${checked} dependencies checked are denied`;
+  return `${denied} of the ${checked} dependencies checked ${verb} denied`;
 }

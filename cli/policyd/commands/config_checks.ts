@@ -107,16 +107,31 @@ export async function canCreateIn(
   }
 }
 
-/** `REGISTRY_PATH` is set (§15.7: present and non-empty). */
-export function registryPathCheck(settings: Settings): CheckRow {
+/**
+ * `REGISTRY_PATH` is set (§15.7: present and non-empty). When it is not and
+ * `quickstartEnv` (the file a quickstart in this directory wrote) exists, the
+ * hint says how to check the quickstart's settings instead.
+ */
+export function registryPathCheck(
+  settings: Settings,
+  quickstartEnv: string | null = null,
+): CheckRow {
   return settings.REGISTRY_PATH
     ? row("registry_path", "ok", `REGISTRY_PATH=${settings.REGISTRY_PATH}`)
     : row(
       "registry_path",
       "warn",
       `REGISTRY_PATH is unset: the server reads ${DEFAULT_REGISTRY_PATH} and proposals are only logged`,
-      "set REGISTRY_PATH to the registry YAML (policyd init writes registry/registry.yaml)",
+      quickstartEnv
+        ? `quickstart's settings are in ${quickstartEnv}: run policyd check-config --env-file ${quickstartEnv}`
+        : "set REGISTRY_PATH to the registry YAML (policyd init writes registry/registry.yaml)",
     );
+}
+
+/** The settings file of a quickstart run from the working directory, when there is one. */
+async function quickstartEnvFile(): Promise<string | null> {
+  const path = ".policyd/quickstart.env";
+  return (await pathKind(path)) === "file" ? path : null;
 }
 
 /** The registry file exists, or its directory can be created. */
@@ -374,7 +389,7 @@ export async function runChecks(env: Environment): Promise<CheckRow[]> {
   const report = tryLoadSettings(env);
   const settings = report.settings;
   const registry = settings.REGISTRY_PATH ?? DEFAULT_REGISTRY_PATH;
-  const [registryFile, registryYaml, database, cache, proposer] = await Promise.all([
+  const [registryFile, registryYaml, database, cache, proposer, quickstartEnv] = await Promise.all([
     registryFileCheck(registry),
     registryYamlCheck(registry),
     settings.DATABASE_URL
@@ -382,10 +397,11 @@ export async function runChecks(env: Environment): Promise<CheckRow[]> {
       : databaseCheck(settings.POLICY_DB_PATH),
     cacheCheck(settings),
     proposerCheck(settings),
+    settings.REGISTRY_PATH ? null : quickstartEnvFile(),
   ]);
   return [
     settingsCheck(report),
-    registryPathCheck(settings),
+    registryPathCheck(settings, quickstartEnv),
     registryFile,
     registryYaml,
     database,

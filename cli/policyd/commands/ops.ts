@@ -49,7 +49,11 @@ export function registerOpsCommands(
     .command("check-config")
     .description("pre-flight checks of the settings in the environment; exit 1 if any fails")
     .option("--json", "print the rows as JSON", false)
-    .action(async (opts: { json: boolean }) => done(await checkConfig(opts, io)));
+    .option(
+      "--env-file <file>",
+      "read variables from a dotenv file over the environment (quickstart writes .policyd/quickstart.env)",
+    )
+    .action(async (opts: { json: boolean; envFile?: string }) => done(await checkConfig(opts, io)));
 
   program
     .command("selftest")

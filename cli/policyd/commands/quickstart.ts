@@ -2,8 +2,9 @@
  * `policyd quickstart`: single-user bring-up without containers. Creates
  * `<target>/registry.yaml` (the example) and `<target>/policyd.db` unless
  * present (`--force` overwrites), always recompiles `<target>/registry.json`,
- * and serves on 127.0.0.1 with the embedded cache and the `local_file`
- * proposer (SPEC §12, §15.25).
+ * writes `<target>/quickstart.env` (the settings it serves with, for
+ * `policyd check-config --env-file`), and serves on 127.0.0.1 with the
+ * embedded cache and the `local_file` proposer (SPEC §12, §15.25).
  *
  * @module
  */
@@ -62,7 +63,37 @@ export async function prepareQuickstart(target: string, force: boolean) {
     );
   }
   await writeFileAtomic(registryJson, JSON.stringify(compiled.registry, null, 2) + "\n");
-  return { dir, registryYaml, registryJson, database, created, registry: compiled.registry };
+  const envFile = join(dir, QUICKSTART_ENV_FILE);
+  const settings = quickstartSettings(registryYaml, database);
+  await writeFileAtomic(envFile, envFileText(settings));
+  return {
+    dir,
+    registryYaml,
+    registryJson,
+    database,
+    envFile,
+    settings,
+    created,
+    registry: compiled.registry,
+  };
+}
+
+/** Name of the file, under the target, that holds the settings quickstart serves with. */
+export const QUICKSTART_ENV_FILE = "quickstart.env";
+
+/** The settings quickstart serves with (besides an unset `REDIS_URL`). */
+export function quickstartSettings(registryYaml: string, database: string) {
+  return { REGISTRY_PATH: registryYaml, POLICY_DB_PATH: database, REGISTRY_PROPOSER: "local_file" };
+}
+
+function envFileText(settings: Record<string, string>): string {
+  return [
+    "# Written by `policyd quickstart` on every start: the settings it serves with",
+    "# (REDIS_URL unset: the embedded cache). Check them with",
+    "#   policyd check-config --env-file <this file>",
+    ...Object.entries(settings).map(([name, value]) => `${name}=${JSON.stringify(value)}`),
+    "",
+  ].join("\n");
 }
 
 function banner(url: string, files: Awaited<ReturnType<typeof prepareQuickstart>>): string {
@@ -71,6 +102,7 @@ function banner(url: string, files: Awaited<ReturnType<typeof prepareQuickstart>
     ``,
     `  registry   ${files.registryYaml} (${files.registry.packages.length} packages, version ${files.registry.version})`,
     `  database   ${files.database}`,
+    `  settings   ${files.envFile}   (check: policyd check-config --env-file ${files.envFile})`,
     `  proposer   local_file (approved rules are written to the registry file and reloaded)`,
     ``,
     `  API        ${url}/api/v1/health`,
@@ -81,7 +113,7 @@ function banner(url: string, files: Awaited<ReturnType<typeof prepareQuickstart>
     `Next steps:`,
     `  1. Edit ${files.registryYaml}; the server reloads it within seconds.`,
     `  2. Put the commands on your PATH: deno task install   (in the policyd checkout; installs policy and policyd)`,
-    `  3. In a Python project: policy init --yes   (pre-commit hook + Claude Code hooks)`,
+    `  3. In a Python project: policy init --yes --server-url ${url}   (pre-commit hook + Claude Code hooks)`,
     `  4. policy check <package>   to ask before adding a dependency.`,
     `Stop with Ctrl-C.`,
     ``,
@@ -93,13 +125,7 @@ export async function quickstart(options: QuickstartOptions, io: CommandIO): Pro
   const files = await prepareQuickstart(options.target, options.force);
   for (const path of files.created) io.stderr(`created ${path}\n`);
   if (options.prepareOnly) return 0;
-  const env = {
-    ...io.env,
-    REGISTRY_PATH: files.registryYaml,
-    POLICY_DB_PATH: files.database,
-    REGISTRY_PROPOSER: "local_file",
-    REDIS_URL: undefined,
-  };
+  const env = { ...io.env, ...files.settings, REDIS_URL: undefined };
   return await serve(
     { host: "127.0.0.1", port: options.port, banner: (url) => banner(url, files) },
     { ...io, env },

@@ -43,7 +43,30 @@ interface Health {
   db?: string;
   cache?: string;
   proposer?: string;
-  scanner?: string;
+  scanner?: unknown;
+  upstreams?: unknown;
+}
+
+/** The scanner object of `/health` in a few words: `off`, or its schedule and last pass. */
+export function describeScanner(scanner: unknown): string {
+  if (typeof scanner === "string") return scanner;
+  if (typeof scanner !== "object" || scanner === null) return "?";
+  const s = scanner as Record<string, unknown>;
+  if (s.enabled === false) return "off";
+  const last = typeof s.last_finished_at === "string"
+    ? `last pass ${s.last_finished_at}${typeof s.last_error === "string" ? " failed" : ""}`
+    : "no pass yet";
+  return `on (${s.schedule ?? "?"}, ${s.running === true ? "running, " : ""}${last})`;
+}
+
+/** The upstreams of `/health` in a few words: `osv ok, pypi failing (skipped until …)`. */
+export function describeUpstreams(upstreams: unknown): string | null {
+  if (typeof upstreams !== "object" || upstreams === null) return null;
+  return Object.entries(upstreams as Record<string, Record<string, unknown> | null>)
+    .map(([name, state]) =>
+      `${name} ${state?.status ?? "?"}` +
+      (state?.breaker === "open" ? ` (skipped until ${state.retry_at})` : "")
+    ).join(", ");
 }
 
 function describe(h: Health): string {
@@ -56,7 +79,9 @@ function describe(h: Health): string {
     `cache ${h.cache ?? "?"}`,
   ];
   if (h.proposer) parts.push(`proposer ${h.proposer}`);
-  if (h.scanner) parts.push(`scanner ${h.scanner}`);
+  if (h.scanner !== undefined) parts.push(`scanner ${describeScanner(h.scanner)}`);
+  const upstreams = describeUpstreams(h.upstreams);
+  if (upstreams) parts.push(`upstreams ${upstreams}`);
   return parts.join(", ");
 }
 

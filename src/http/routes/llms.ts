@@ -10,7 +10,7 @@
  */
 import { Hono } from "hono";
 import { DocsPageParamsSchema, docsPageRoute, fullPath, llmsTxtRoute } from "../../api/mod.ts";
-import { documentResponse } from "../../workflows/mod.ts";
+import { documentResponse } from "@policyd/workflows/serve";
 import type { AppEnv } from "../deps.ts";
 import { ProblemError } from "../problem.ts";
 

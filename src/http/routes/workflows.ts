@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import { fileSource, serveWorkflows } from "../../workflows/mod.ts";
+import { fileSource, serveWorkflows } from "@policyd/workflows/serve";
 import type { AppEnv } from "../deps.ts";
 
 /** Location of the committed workflow document. */

@@ -1,0 +1,272 @@
+import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { factsVerdict } from "./facts_verdict.ts";
+import { createPopularIndex } from "./popular_index.ts";
+import type { EvaluationFacts, LicenseFacts, Vulnerability } from "./types.ts";
+import { snapshotOf } from "../../tests/helpers/registry.ts";
+import { toVulnerabilities } from "../lookups/osv_records.ts";
+
+const NOW = new Date("2026-11-23T12:00:00Z");
+const POPULAR = createPopularIndex(["requests", "numpy", "huggingface-hub", "huggingface"]);
+const MAL_DIR = new URL("../../tests/fixtures/threats/mal/", import.meta.url);
+
+async function malicious(id: string, name: string): Promise<Vulnerability[]> {
+  const record = JSON.parse(await Deno.readTextFile(new URL(`${id}.json`, MAL_DIR)));
+  return toVulnerabilities([record], name);
+}
+
+const index = (extra: Partial<Extract<LicenseFacts, { status: "ok" }>> = {}): LicenseFacts => ({
+  status: "ok",
+  license: "MIT",
+  license_raw: "MIT",
+  latest_version: "2.32.3",
+  released_at: "2024-01-01T00:00:00Z",
+  first_released_at: "2011-02-14T00:00:00Z",
+  release_count: 150,
+  fetched_at: "2026-11-23T11:00:00.000Z",
+  ...extra,
+});
+const facts = (license: LicenseFacts, vulnerabilities: Vulnerability[] = []): EvaluationFacts => ({
+  vulnerabilities: { status: "ok", vulnerabilities },
+  license,
+});
+
+const registry = (policies = "") =>
+  snapshotOf(`
+policies: {cve_threshold: 7.0${policies}}
+packages:
+  - {name: requests, status: preferred}
+  - {name: acme-billing, status: approved}
+exceptions:
+  - {package: requestts, vulnerabilities: [MAL-2022-7439], reason: "tries to waive malware", expires: "2099-01-01"}
+`);
+
+Deno.test("a malicious advisory denies whatever the registry, threshold or exceptions say", async (t) => {
+  const snapshot = await registry(", block_on_cve: false");
+  const vulns = await malicious("MAL-2022-7439", "requestts");
+  await t.step("an unknown package, with a waiving exception", () => {
+    const d = factsVerdict(
+      { name: "requestts", version: "1.0" },
+      snapshot,
+      facts(index(), vulns),
+      NOW,
+    );
+    equal(d.verdict, "DENIED");
+    equal(d.denial_category, "DENIAL_MALICIOUS");
+    equal(d.max_cvss, null, "kept out of max_cvss");
+    deepStrictEqual(d.cves, [], "not reported as a CVE");
+    equal(d.threats[0].kind, "malicious");
+    equal(d.threats[0].id, "MAL-2022-7439");
+    match(d.reason, /known malicious package \(MAL-2022-7439/);
+  });
+  await t.step("a registry-allowed package", async () => {
+    const vulnsOfRequests = (await malicious("MAL-2022-7439", "requestts")).map((v) => ({ ...v }));
+    const d = factsVerdict(
+      { name: "requests", version: null },
+      snapshot,
+      facts(index(), vulnsOfRequests),
+      NOW,
+    );
+    equal(d.denial_category, "DENIAL_MALICIOUS");
+    equal(d.registry_status, "preferred");
+  });
+  await t.step("a withdrawn record does not count", async () => {
+    const withdrawn = await malicious("MAL-2024-10183", "urlcon-");
+    equal(withdrawn.length, 0);
+  });
+});
+
+Deno.test("a yanked release is denied with the yank reason, also for a registry package", async () => {
+  const snapshot = await registry();
+  const d = factsVerdict(
+    { name: "requests", version: "2.32.0" },
+    snapshot,
+    facts(index({ yanked: true, yanked_reason: "Conflicts with CVE fix" })),
+    NOW,
+  );
+  equal(d.denial_category, "DENIAL_YANKED");
+  equal(
+    d.reason,
+    "requests==2.32.0: release 2.32.0 was yanked from PyPI: Conflicts with CVE fix; latest is 2.32.3",
+  );
+  deepStrictEqual(d.threats.map((t) => t.kind), ["yanked"]);
+});
+
+Deno.test("a name PyPI does not know is denied with suggestions; never a registry package", async (t) => {
+  const snapshot = await registry();
+  const missing = index({
+    not_found: "project",
+    license: "UNKNOWN",
+    license_raw: null,
+    latest_version: null,
+    first_released_at: null,
+    release_count: null,
+  });
+  await t.step("a hallucinated name", () => {
+    const d = factsVerdict(
+      { name: "huggingface-cli", version: null },
+      snapshot,
+      facts(missing),
+      NOW,
+      POPULAR,
+    );
+    equal(d.denial_category, "DENIAL_NOT_FOUND");
+    deepStrictEqual(d.threats[0].similar_to, ["huggingface-hub", "huggingface"]);
+    match(
+      d.reason,
+      /`huggingface-cli` does not exist on PyPI .*did you mean `huggingface-hub`, `huggingface`\?/,
+    );
+  });
+  await t.step("a release PyPI does not have", () => {
+    const d = factsVerdict(
+      { name: "numpy", version: "9.9.9" },
+      snapshot,
+      facts(index({ not_found: "release" })),
+      NOW,
+      POPULAR,
+    );
+    equal(d.denial_category, "DENIAL_NOT_FOUND");
+    equal(d.threats[0].detail, "no release 9.9.9; latest is 2.32.3");
+  });
+  await t.step("a private package the registry allows", () => {
+    const d = factsVerdict(
+      { name: "acme-billing", version: null },
+      snapshot,
+      facts(missing),
+      NOW,
+      POPULAR,
+    );
+    equal(d.verdict, "ALLOWED");
+    deepStrictEqual(d.threats, []);
+  });
+  await t.step("PyPI unreachable is missing data, not a missing name", () => {
+    const d = factsVerdict({ name: "huggingface-cli", version: null }, snapshot, {
+      vulnerabilities: { status: "ok", vulnerabilities: [] },
+      license: { status: "unavailable", detail: "HTTP 500" },
+    }, NOW);
+    equal(d.verdict, "PROVISIONALLY_ALLOWED");
+    deepStrictEqual(d.threats, []);
+  });
+});
+
+Deno.test("a look-alike of a popular project is denied unless established, per policies.typosquat", async (t) => {
+  const young = index({ first_released_at: "2026-11-01T00:00:00Z", release_count: 1 });
+  await t.step("deny (the default)", async () => {
+    const d = factsVerdict(
+      { name: "reqeusts", version: null },
+      await registry(),
+      facts(young),
+      NOW,
+      POPULAR,
+    );
+    equal(d.denial_category, "DENIAL_TYPOSQUAT");
+    equal(
+      d.reason,
+      "`reqeusts` looks like a typo of `requests` (a popular project); did you mean `requests`?",
+    );
+    deepStrictEqual(d.threats[0].similar_to, ["requests"]);
+  });
+  await t.step("the registry's own packages count as popular", async () => {
+    const d = factsVerdict(
+      { name: "acme-biling", version: null },
+      await registry(),
+      facts(young),
+      NOW,
+      createPopularIndex(["acme-billing"]),
+    );
+    equal(d.denial_category, "DENIAL_TYPOSQUAT");
+  });
+  await t.step("an established look-alike is provisional with the threat listed", async () => {
+    const d = factsVerdict(
+      { name: "reqeusts", version: null },
+      await registry(),
+      facts(index()),
+      NOW,
+      POPULAR,
+    );
+    equal(d.verdict, "PROVISIONALLY_ALLOWED");
+    equal(d.threats[0].kind, "typosquat");
+    match(d.reason, /warning: `reqeusts` looks like a typo of `requests` .*established project/);
+  });
+  await t.step("provisional", async () => {
+    const d = factsVerdict(
+      { name: "reqeusts", version: null },
+      await registry(", typosquat: provisional, min_project_age_days: 0"),
+      facts(young),
+      NOW,
+      POPULAR,
+    );
+    equal(d.verdict, "PROVISIONALLY_ALLOWED");
+    equal(d.threats[0].kind, "typosquat");
+  });
+  await t.step("off", async () => {
+    const d = factsVerdict(
+      { name: "reqeusts", version: null },
+      await registry(", typosquat: off, min_project_age_days: 0"),
+      facts(young),
+      NOW,
+      POPULAR,
+    );
+    deepStrictEqual(d.threats, []);
+  });
+});
+
+Deno.test("a project younger than min_project_age_days is denied, saying its age", async (t) => {
+  const yesterday = index({ first_released_at: "2026-11-22T09:00:00Z", release_count: 1 });
+  await t.step("default 14 days", async () => {
+    const d = factsVerdict(
+      { name: "fresh-thing", version: null },
+      await registry(),
+      facts(yesterday),
+      NOW,
+      POPULAR,
+    );
+    equal(d.denial_category, "DENIAL_NEW_PROJECT");
+    equal(
+      d.reason,
+      "fresh-thing was first released on PyPI 1 day ago; the policy denies projects younger than 14 days until they are reviewed",
+    );
+  });
+  await t.step("0 turns it off", async () => {
+    const d = factsVerdict(
+      { name: "fresh-thing", version: null },
+      await registry(", min_project_age_days: 0"),
+      facts(yesterday),
+      NOW,
+      POPULAR,
+    );
+    equal(d.verdict, "PROVISIONALLY_ALLOWED");
+  });
+  await t.step("never for a registry package", async () => {
+    const d = factsVerdict(
+      { name: "acme-billing", version: null },
+      await registry(),
+      facts(yesterday),
+      NOW,
+      POPULAR,
+    );
+    equal(d.verdict, "ALLOWED");
+  });
+});
+
+Deno.test("the rules run in SPEC §17.2 order: malicious before CVEs, yanked before not-found rules", async () => {
+  const snapshot = await registry();
+  const vulns = await malicious("MAL-2025-975", "reqzest");
+  const both = index({ yanked: true, first_released_at: "2026-11-22T00:00:00Z" });
+  const d = factsVerdict(
+    { name: "reqzest", version: "2.32.2" },
+    snapshot,
+    facts(both, vulns),
+    NOW,
+    POPULAR,
+  );
+  equal(d.denial_category, "DENIAL_MALICIOUS");
+  const y = factsVerdict(
+    { name: "reqzest", version: "2.32.2" },
+    snapshot,
+    facts(both),
+    NOW,
+    POPULAR,
+  );
+  equal(y.denial_category, "DENIAL_YANKED");
+  ok(y.threats.every((t) => t.kind === "yanked"));
+});
