@@ -34,7 +34,7 @@ import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
-import { wireAlerts } from "./alerts/wiring.ts";
+import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -54,6 +54,8 @@ export interface BuiltServer {
   deps: AppDeps;
   registry: LiveRegistry;
   store: Store;
+  /** The alerts: destinations, the delivery loop (`flush()` delivers what is due now). */
+  alerts: WiredAlerts;
   /** Stops background tasks and closes the store, cache and proposer. */
   close(): Promise<void>;
 }
@@ -129,7 +131,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     instance,
     github: { token: settings.GITHUB_TOKEN ?? null, apiUrl: settings.GITHUB_API_URL },
     now,
-    deliver: background,
+    background,
   });
   const path = typed.registry.path;
   let snapshot;
@@ -302,6 +304,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     deps,
     registry,
     store: alertingStore,
+    alerts,
     async close() {
       poller.stop();
       await scanner?.stop();

@@ -33,6 +33,8 @@ export interface DeliveryOptions {
   /** Time limit of one delivery; the lease covers a whole batch of them. */
   timeoutMs: number;
   now?: () => Date;
+  /** Poll and deliver on nudges (default true); without it only {@link DeliveryLoop.flush} delivers. */
+  background?: boolean;
 }
 
 /** A running delivery loop. */
@@ -147,11 +149,12 @@ export function startDelivery(options: DeliveryOptions): DeliveryLoop {
       schedule();
     }, options.pollMs);
   }
-  if (options.destinations.size > 0) schedule();
+  const background = options.background ?? true;
+  if (background && options.destinations.size > 0) schedule();
 
   return {
     nudge() {
-      if (!stopped && options.destinations.size > 0) void kick();
+      if (background && !stopped && options.destinations.size > 0) void kick();
     },
     async flush() {
       if (round) await round;

@@ -31,7 +31,8 @@ export function accepts(filter: DestinationFilter, event: Pick<AlertEvent, "kind
 
 /**
  * POSTs a JSON body and throws a {@link DeliveryError} unless the answer is
- * 2xx (the body of a refusal is quoted, shortened).
+ * 2xx (the body of a refusal is quoted, shortened). Messages never name the
+ * URL: a Slack webhook URL is a credential.
  */
 export async function postJson(
   url: string,
@@ -48,14 +49,15 @@ export async function postJson(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    throw new DeliveryError(`POST ${new URL(url).origin} failed: ${(error as Error).message}`);
+    const detail = (error as Error).name === "TimeoutError"
+      ? `no answer within ${timeoutMs} ms`
+      : (error as Error).message.replaceAll(url, "<destination>");
+    throw new DeliveryError(`delivery failed: ${detail}`);
   }
   const text = await response.text().catch(() => "");
   if (!response.ok) {
     throw new DeliveryError(
-      `POST ${new URL(url).origin} answered ${response.status}${
-        text ? `: ${text.slice(0, 200)}` : ""
-      }`,
+      `the receiver answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`,
     );
   }
 }

@@ -83,17 +83,16 @@ export function wireAlerts(
     instance: string;
     github: GithubAccess;
     now?: () => Date;
-    /** Set to false to write events without delivering them (no background tasks). */
-    deliver?: boolean;
+    /** Set to false to deliver only on `delivery.flush()` (no background tasks). */
+    background?: boolean;
   },
 ): WiredAlerts {
   const log = deps.log.child({ component: "alerts" });
   const destinations = createDestinations(options, deps.github, log);
   const delivery = startDelivery({
     outbox: deps.store.outbox,
-    destinations: new Map(
-      deps.deliver === false ? [] : destinations.map((d) => [d.name, d] as const),
-    ),
+    destinations: new Map(destinations.map((d) => [d.name, d] as const)),
+    background: deps.background,
     instance: deps.instance,
     log,
     pollMs: options.pollMs,

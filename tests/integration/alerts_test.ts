@@ -172,3 +172,50 @@ Deno.test("policyd alerts test sends a signed sample; an unknown or unset destin
     await receiver.stop();
   }
 });
+
+Deno.test("the alerts dashboard lists deliveries and mutes and retries one", async () => {
+  const dir = await prepare();
+  const receiver = createAlertReceiver(SECRET);
+  await receiver.stop(); // deliveries wait
+  const server = await serve(receiver.url, dir);
+  try {
+    equal((await request(server.url, "left-pad")).status, 202);
+    const page = await fetch(`${server.url}/dashboard/alerts`);
+    equal(page.status, 200);
+    const html = await page.text();
+    ok(html.includes("request_filed") && html.includes("left-pad"));
+    ok(html.includes('action="/dashboard/alerts/1/mute"'));
+    const mute = await fetch(`${server.url}/dashboard/alerts/1/mute`, {
+      method: "POST",
+      redirect: "manual",
+    });
+    await mute.body?.cancel();
+    equal(mute.status, 303);
+    equal(mute.headers.get("location"), "/dashboard/alerts?done=mute");
+    const listed = await call(server.url, "GET", "/api/v1/alerts");
+    equal(listed.body.items[0].state, "muted");
+    const shown = await (await fetch(`${server.url}/dashboard/alerts?done=mute`)).text();
+    ok(shown.includes("The delivery is muted."));
+    receiver.start();
+    const retry = await fetch(`${server.url}/dashboard/alerts/1/retry`, {
+      method: "POST",
+      redirect: "manual",
+    });
+    await retry.body?.cancel();
+    equal(retry.status, 303);
+    await waitFor(() => receiver.accepted().length === 1, "the retried delivery");
+    const missing = await fetch(`${server.url}/dashboard/alerts/99/retry`, {
+      method: "POST",
+      redirect: "manual",
+    });
+    await missing.body?.cancel();
+    equal(missing.headers.get("location"), "/dashboard/alerts?done=not-found");
+    const api404 = await call(server.url, "POST", "/api/v1/alerts/99/mute");
+    equal(api404.status, 404);
+    equal((await call(server.url, "GET", "/api/v1/alerts?state=lost")).status, 400);
+  } finally {
+    await server.shutdown();
+    await receiver.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
