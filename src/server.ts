@@ -237,9 +237,9 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     alerts: {
       list: (filter, limit) => store.outbox.list(filter, limit),
       retry: async (id) => {
-        const done = await store.outbox.retry(id);
-        if (done) alerts.delivery.nudge();
-        return done;
+        const outcome = await store.outbox.retry(id);
+        if (outcome === "done") alerts.delivery.nudge();
+        return outcome;
       },
       mute: (id) => store.outbox.mute(id),
       health: () => alerts.health(),
@@ -283,12 +283,9 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
                 const groups = (request.identity as { groups?: string[] } | undefined)?.groups;
                 const operatorGroup = typed.auth.enabled ? typed.auth.operatorGroup : null;
                 if (operatorGroup !== null && !groups?.includes(operatorGroup)) return "forbidden";
-                if (await (action === "retry" ? store.outbox.retry(id) : store.outbox.mute(id))) {
-                  if (action === "retry") alerts.delivery.nudge();
-                  return "done";
-                }
-                const [row] = (await store.outbox.list({}, 1_000_000)).filter((r) => r.id === id);
-                return row ? "delivered" : "not-found";
+                const outcome = await store.outbox[action](id);
+                if (outcome === "done" && action === "retry") alerts.delivery.nudge();
+                return outcome;
               },
             },
             proposerName: () => wired.proposer.name,

@@ -97,6 +97,7 @@ Deno.test("a destination takes the events it lists at or above its minimum sever
     requester: "dev",
     rationale: "padding",
     agent_model: null,
+    agent_version: null,
     created_at: "2026-11-26T06:00:00.000Z",
   });
   ok(!accepts(filter, request));

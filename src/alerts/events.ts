@@ -8,6 +8,7 @@
  */
 
 import { ALERT_EVENTS, ALERT_SEVERITIES } from "../api/enums.ts";
+import type { ApprovalRequest } from "../store/types.ts";
 
 export { ALERT_EVENTS, ALERT_SEVERITIES };
 
@@ -172,16 +173,9 @@ export function maliciousSeenEvent(input: {
 }
 
 /** A `request_filed`: the first open approval request of a package (later ones collapse). */
-export function requestFiledEvent(request: {
-  id: number;
-  package: string;
-  version: string | null;
-  project: string;
-  requester: string;
-  rationale: string;
-  agent_model: string | null;
-  created_at: string;
-}): AlertEvent {
+export function requestFiledEvent(
+  request: Omit<ApprovalRequest, "status" | "decided_at" | "proposal_status" | "proposal_detail">,
+): AlertEvent {
   return {
     key: `request_filed:${request.package}:${request.id}`,
     kind: "request_filed",

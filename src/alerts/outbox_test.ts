@@ -19,6 +19,7 @@ import type { CompiledRegistry } from "../core/types.ts";
 import { webhookDestination } from "./webhook.ts";
 import { ALERT_EVENTS } from "./events.ts";
 import { createScratchDatabase } from "../../tests/helpers/postgres.ts";
+import { auditRow } from "../../tests/helpers/audit_rows.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 import { createAlertReceiver, waitFor } from "../../tests/helpers/alert_receiver.ts";
 
@@ -51,24 +52,8 @@ const EMPTY_REGISTRY: CompiledRegistry = {
   exceptions: [],
 };
 
-const row = (pkg: string, project: string, version: string | null): NewAuditRow => ({
-  package: pkg,
-  version,
-  license: null,
-  verdict: "PROVISIONALLY_ALLOWED",
-  project,
-  requester: "dev",
-  agent_model: null,
-  agent_version: null,
-  source: "check",
-  denial_category: null,
-  cve_ids: [],
-  max_cvss: null,
-  registry_status: null,
-  registry_version: "t",
-  license_raw: null,
-  reason: "seen",
-});
+const row = (pkg: string, project: string, version: string | null): NewAuditRow =>
+  auditRow({ package: pkg, project, version, verdict: "PROVISIONALLY_ALLOWED", source: "check" });
 
 Deno.test("a scanner alert row and its cve_alert are written together", async () => {
   const store = openSqliteStore(":memory:");

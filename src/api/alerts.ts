@@ -77,18 +77,21 @@ export const alertsListRoute = defineRoute("get", "/alerts", {
   errors: { 400: "invalid filter or limit", 403: "not an operator" },
 });
 
+/** The error cases of both actions. */
+const ACTION_ERRORS = {
+  400: "invalid id",
+  403: "not an operator",
+  404: "no such delivery",
+  409: "already delivered",
+};
+
 /** `POST /alerts/:id/retry`. */
 export const alertRetryRoute = defineRoute("post", "/alerts/:id/retry", {
   summary: "Deliver a dead, muted or waiting alert again now, with a fresh count of tries.",
   operator: true,
   params: AlertIdParamsSchema,
   responses: { 200: { description: "the delivery is pending", schema: AlertActionSchema } },
-  errors: {
-    400: "invalid id",
-    403: "not an operator",
-    404: "no such delivery",
-    409: "already delivered",
-  },
+  errors: ACTION_ERRORS,
 });
 
 /** `POST /alerts/:id/mute`. */
@@ -97,10 +100,5 @@ export const alertMuteRoute = defineRoute("post", "/alerts/:id/mute", {
   operator: true,
   params: AlertIdParamsSchema,
   responses: { 200: { description: "the delivery is muted", schema: AlertActionSchema } },
-  errors: {
-    400: "invalid id",
-    403: "not an operator",
-    404: "no such delivery",
-    409: "already delivered",
-  },
+  errors: ACTION_ERRORS,
 });

@@ -10,7 +10,7 @@ import type { CacheHealth } from "../cache/types.ts";
 import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import type { LiveRegistry } from "../registry/live.ts";
-import type { OutboxBacklog, OutboxStore, Store } from "../store/types.ts";
+import type { OutboxAction, OutboxBacklog, OutboxStore, Store } from "../store/types.ts";
 import type { ApprovalService } from "../approvals/service.ts";
 import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
@@ -34,10 +34,10 @@ export interface AppEnv {
 /** What the HTTP layer may do with the alert outbox (issue #32). */
 export interface AlertsAccess {
   list: OutboxStore["list"];
-  /** Makes a delivery due now; false when absent or delivered. */
-  retry(id: number): Promise<boolean>;
-  /** Stops a delivery; false when absent or delivered. */
-  mute(id: number): Promise<boolean>;
+  /** Makes a delivery due now. */
+  retry(id: number): Promise<OutboxAction>;
+  /** Stops a delivery. */
+  mute(id: number): Promise<OutboxAction>;
   /** The configured destinations and the outbox backlog. */
   health(): Promise<OutboxBacklog & { destinations: string[] }>;
 }

@@ -16,7 +16,7 @@ import {
   outboxRowFrom,
   outboxValues,
 } from "./outbox_rows.ts";
-import type { OutboxEntry, OutboxStore } from "./types.ts";
+import type { OutboxAction, OutboxEntry, OutboxStore } from "./types.ts";
 
 const PLACEHOLDERS = OUTBOX_INSERT_COLUMNS.map((column, i) =>
   column === "data" ? `($${i + 1}::text)::jsonb` : `$${i + 1}`
@@ -36,6 +36,11 @@ export function createPostgresOutbox(
     let n = 0;
     for (const entry of entries) n += (await tx.unsafe(INSERT, outboxValues(entry, at))).length;
     return n;
+  };
+  const action = async (updated: readonly unknown[], id: number): Promise<OutboxAction> => {
+    if (updated.length > 0) return "done";
+    const found = await sql.unsafe(`SELECT 1 FROM alert_outbox WHERE id = $1`, [id]);
+    return found.length > 0 ? "delivered" : "not-found";
   };
   const rows = async (query: string, params: unknown[]) =>
     (await sql.unsafe(query, params as never[])).map((r) => outboxRowFrom(r, POSTGRES_COLUMNS));
@@ -121,7 +126,7 @@ export function createPostgresOutbox(
          WHERE id = $2 AND state <> 'delivered' RETURNING id`,
         [now().toISOString(), id],
       );
-      return done.length > 0;
+      return await action(done, id);
     },
     async mute(id) {
       const done = await sql.unsafe(
@@ -129,7 +134,7 @@ export function createPostgresOutbox(
          WHERE id = $1 AND state <> 'delivered' RETURNING id`,
         [id],
       );
-      return done.length > 0;
+      return await action(done, id);
     },
     async backlog() {
       const [row] = await sql.unsafe(

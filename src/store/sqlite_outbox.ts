@@ -17,7 +17,7 @@ import {
   outboxRowFrom,
   outboxValues,
 } from "./outbox_rows.ts";
-import type { OutboxEntry, OutboxStore } from "./types.ts";
+import type { OutboxAction, OutboxEntry, OutboxStore } from "./types.ts";
 
 type Row = Record<string, SQLInputValue>;
 
@@ -42,6 +42,12 @@ export function createSqliteOutbox(
   const changed = (sql: string, ...params: SQLInputValue[]) =>
     Number(db.prepare(sql).run(...params).changes) > 0;
   const later = <T>(work: () => T) => Promise.resolve().then(work);
+  const action = (updated: boolean, id: number): OutboxAction =>
+    updated
+      ? "done"
+      : db.prepare("SELECT 1 FROM alert_outbox WHERE id = ?").get(id)
+      ? "delivered"
+      : "not-found";
 
   return {
     enqueue: (entries) => later(() => inTransaction(() => write(entries))),
@@ -128,19 +134,25 @@ export function createSqliteOutbox(
       }),
     retry: (id) =>
       later(() =>
-        changed(
-          `UPDATE alert_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?,
+        action(
+          changed(
+            `UPDATE alert_outbox SET state = 'pending', attempts = 0, next_attempt_at = ?,
              claimed_by = NULL, claimed_until = NULL
            WHERE id = ? AND state <> 'delivered'`,
-          now().toISOString(),
+            now().toISOString(),
+            id,
+          ),
           id,
         )
       ),
     mute: (id) =>
       later(() =>
-        changed(
-          `UPDATE alert_outbox SET state = 'muted', claimed_by = NULL, claimed_until = NULL
-           WHERE id = ? AND state <> 'delivered'`,
+        action(
+          changed(
+            `UPDATE alert_outbox SET state = 'muted', claimed_by = NULL, claimed_until = NULL
+             WHERE id = ? AND state <> 'delivered'`,
+            id,
+          ),
           id,
         )
       ),

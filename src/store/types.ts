@@ -228,6 +228,9 @@ export interface OutboxBacklog {
   oldest_pending_at: string | null;
 }
 
+/** What a retry or mute did: `done`, or why not. */
+export type OutboxAction = "done" | "delivered" | "not-found";
+
 /** Filter of outbox listings. */
 export interface OutboxFilter {
   state?: OutboxState;
@@ -261,9 +264,9 @@ export interface OutboxStore {
   failed(id: number, instance: string, error: string, retryAt: string | null): Promise<void>;
   /** Rows, newest first. */
   list(filter: OutboxFilter, limit: number): Promise<OutboxRow[]>;
-  /** Makes a dead, muted or pending row due now with a fresh count of tries; false when absent or delivered. */
-  retry(id: number): Promise<boolean>;
-  /** Stops delivering a row that is not delivered yet; false when absent or delivered. */
-  mute(id: number): Promise<boolean>;
+  /** Makes a dead, muted or pending row due now with a fresh count of tries. */
+  retry(id: number): Promise<OutboxAction>;
+  /** Stops delivering a row that is not delivered yet. */
+  mute(id: number): Promise<OutboxAction>;
   backlog(): Promise<OutboxBacklog>;
 }

@@ -13,8 +13,8 @@ import { parseOr400 } from "../validate.ts";
 
 const NO_ALERTS = {
   list: () => Promise.resolve([]),
-  retry: () => Promise.resolve(false),
-  mute: () => Promise.resolve(false),
+  retry: () => Promise.resolve("not-found" as const),
+  mute: () => Promise.resolve("not-found" as const),
   health: () => Promise.resolve({ destinations: [], pending: 0, dead: 0, oldest_pending_at: null }),
 };
 
@@ -45,11 +45,13 @@ export function alertRoutes(deps: AppDeps): Hono<AppEnv> {
     routes.post(`/alerts/:id/${action}`, async (c) => {
       requireOperator(c, deps);
       const { id } = parseOr400(AlertIdParamsSchema, c.req.param(), "id");
-      if (await alerts[action](id)) {
+      const outcome = await alerts[action](id);
+      if (outcome === "done") {
         return c.json({ id, state: action === "retry" ? "pending" : "muted" });
       }
-      const [row] = (await alerts.list({}, 1_000_000)).filter((r) => r.id === id);
-      if (!row) throw new ProblemError(404, "not-found", `no alert delivery ${id}`);
+      if (outcome === "not-found") {
+        throw new ProblemError(404, "not-found", `no alert delivery ${id}`);
+      }
       throw new ProblemError(409, "conflict", `alert delivery ${id} is already delivered`);
     });
   }
