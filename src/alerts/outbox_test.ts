@@ -195,3 +195,51 @@ Deno.test("two instances on one PostgreSQL database deliver each event once", as
     await db.drop();
   }
 });
+
+Deno.test("postgres: a cause and its outbox rows commit together; later requests of a package collapse", async () => {
+  const db = await createScratchDatabase("alerts_tx");
+  const store = await openPostgresStore(db.url);
+  try {
+    const alerter = createAlerter({
+      destinations: [hook("http://127.0.0.1:9/unused")],
+      outbox: store.outbox,
+      auditLog: store.audit,
+      log,
+    });
+    const stored = await alerter.audit(store.audit).insert({
+      ...row("jinja2", "policyd", null),
+      verdict: "CVE_ALERT",
+      denial_category: "DENIAL_CVE_ALERT",
+      cve_ids: ["CVE-2024-22195"],
+      max_cvss: 7.5,
+      source: "scanner",
+    });
+    const wrapped = alerter.store(store);
+    const request = {
+      package: "left-pad",
+      version: null,
+      project: "web",
+      requester: "dev",
+      rationale: "padding",
+      agent_model: null,
+      agent_version: null,
+    };
+    await Promise.all([
+      wrapped.approvals.create(request),
+      wrapped.approvals.create({ ...request, project: "api" }),
+    ]);
+    const rows = await store.outbox.list({}, 10);
+    deepStrictEqual(rows.map((r) => [r.kind, r.severity]).sort(), [
+      ["cve_alert", "high"],
+      ["request_filed", "info"],
+    ]);
+    equal(rows.find((r) => r.kind === "cve_alert")!.key, `cve_alert:audit:${stored.id}`);
+    equal((await store.approvals.list({ package: "left-pad" })).length, 2);
+    equal(await store.outbox.mute(rows[0].id), "done");
+    equal(await store.outbox.retry(rows[0].id), "done");
+    equal(await store.outbox.retry(999_999), "not-found");
+  } finally {
+    await store.close();
+    await db.drop();
+  }
+});
