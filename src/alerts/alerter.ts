@@ -62,10 +62,12 @@ export interface AlerterDeps {
   now?: () => Date;
 }
 
-/** Advisories of a malicious scanner row (`threats` of the threats branch, else its ids). */
+/** Advisories of a malicious scanner row (its `threats`, else its ids). */
 function advisoriesOf(row: AuditRow): Array<{ id: string; summary: string | null }> {
-  const threats = (row as { threats?: Array<{ id?: string; detail?: string }> }).threats ?? [];
-  const listed = threats.filter((t) => t.id).map((t) => ({ id: t.id!, summary: t.detail ?? null }));
+  const listed = (row.threats ?? []).filter((t) => t.id).map((t) => ({
+    id: t.id!,
+    summary: t.detail ?? null,
+  }));
   return listed.length ? listed : row.cve_ids.map((id) => ({ id, summary: null }));
 }
 
@@ -120,8 +122,10 @@ export function createAlerter(deps: AlerterDeps): Alerter {
       return {
         ...audit,
         insert: async (row: NewAuditRow) => {
-          if (row.verdict !== "CVE_ALERT") return await audit.insert(row);
-          const malicious = (row.denial_category as string) === "DENIAL_MALICIOUS";
+          if (row.verdict !== "CVE_ALERT" || deps.destinations.length === 0) {
+            return await audit.insert(row);
+          }
+          const malicious = row.denial_category === "DENIAL_MALICIOUS";
           const projects = malicious ? await usesOf(row.package) : [];
           let count = 0;
           const stored = await deps.outbox.insertAuditWith(row, (stored) => {
@@ -143,12 +147,11 @@ export function createAlerter(deps: AlerterDeps): Alerter {
       };
     },
     store(store) {
-      const approvals = store.approvals;
+      if (deps.destinations.length === 0) return store;
       return {
         ...store,
-        audit: store.audit,
         approvals: {
-          ...approvals,
+          ...store.approvals,
           create: async (request) => {
             let count = 0;
             const stored = await deps.outbox.createApprovalWith(request, (stored, before) => {
@@ -160,8 +163,6 @@ export function createAlerter(deps: AlerterDeps): Alerter {
             return stored;
           },
         },
-        close: () => store.close(),
-        healthy: () => store.healthy(),
       };
     },
     async ruleChanged(next, previous) {
