@@ -32,6 +32,7 @@ Deno.test("github: one open issue per package and event kind, later events are c
     const destination = githubDestination({
       repo: "acme/registry",
       dashboardUrl: "https://policyd.example",
+      timeoutMs: 5000,
       events: ["cve_alert"],
       minSeverity: "info",
       octokit: new Octokit({ auth: "test-token", baseUrl: github.url, log: QUIET }),

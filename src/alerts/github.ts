@@ -20,6 +20,8 @@ export interface GithubDestinationOptions extends DestinationFilter {
   repo: string;
   dashboardUrl: string;
   octokit: Octokit;
+  /** Time limit of each API call. */
+  timeoutMs: number;
 }
 
 /** The title of the one open issue of an event's package (or upstream) and kind. */
@@ -67,6 +69,7 @@ export function githubDestination(options: GithubDestinationOptions): Destinatio
           state: "open",
           labels: ALERT_LABEL,
           per_page: 100,
+          request: { signal: AbortSignal.timeout(options.timeoutMs) },
         });
       } catch (error) {
         throw failure("issues.listForRepo", error);
@@ -79,9 +82,17 @@ export function githubDestination(options: GithubDestinationOptions): Destinatio
             repo,
             issue_number: existing.number,
             body,
+            request: { signal: AbortSignal.timeout(options.timeoutMs) },
           });
         } else {
-          await octokit.rest.issues.create({ owner, repo, title, body, labels: [ALERT_LABEL] });
+          await octokit.rest.issues.create({
+            owner,
+            repo,
+            title,
+            body,
+            labels: [ALERT_LABEL],
+            request: { signal: AbortSignal.timeout(options.timeoutMs) },
+          });
         }
       } catch (error) {
         throw failure(existing ? "issues.createComment" : "issues.create", error);

@@ -50,10 +50,9 @@ export function createDestinations(
       auth: github.token ?? undefined,
       baseUrl: github.apiUrl.replace(/\/+$/, ""),
       userAgent: "policyd-alerts",
-      request: { timeout: options.timeoutMs },
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     });
-    out.push(githubDestination({ ...options.github, dashboardUrl: options.dashboardUrl, octokit }));
+    out.push(githubDestination({ ...options.github, ...common, octokit }));
   }
   return out;
 }

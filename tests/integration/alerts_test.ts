@@ -13,6 +13,7 @@ import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startServer } from "../../src/server.ts";
 import { createAlertReceiver, waitFor } from "../helpers/alert_receiver.ts";
 import { call } from "../helpers/approvals.ts";
+import { startFakeGithub } from "../helpers/fake_github.ts";
 
 const SECRET = "alerts-test-secret-0123456789";
 
@@ -168,6 +169,25 @@ Deno.test("policyd alerts test sends a signed sample; an unknown or unset destin
     equal(await run(["alerts", "test", "pager"], io(env)), 64);
     equal(await run(["alerts", "test", "slack"], io(env)), 1);
     ok(out.join("").includes("slack is not configured"));
+    const github = startFakeGithub("acme", "registry");
+    try {
+      const githubEnv = {
+        ALERTS_GITHUB_REPO: "acme/registry",
+        GITHUB_TOKEN: "test-token",
+        GITHUB_API_URL: github.url,
+      };
+      equal(await run(["alerts", "test", "github"], io(githubEnv)), 0);
+      deepStrictEqual(github.issues.map((i) => i.title), ["[policyd] cve_alert: policyd-test"]);
+      github.failNext("issues.listForRepo", 401);
+      equal(await run(["alerts", "test", "github"], io(githubEnv)), 1);
+      ok(
+        out.join("").includes(
+          "github refused the test alert: GitHub issues.listForRepo failed (401)",
+        ),
+      );
+    } finally {
+      await github.close();
+    }
   } finally {
     await receiver.stop();
   }
