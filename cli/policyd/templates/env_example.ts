@@ -170,6 +170,12 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         default: "0 */6 * * *",
         meaning: "cron schedule of the CVE scanner; off disables",
       },
+      {
+        name: "POPULAR_PACKAGES_URL",
+        default: "https://hugovk.github.io/top-pypi-packages/top-pypi-packages.min.json",
+        meaning:
+          "top PyPI projects for the typosquat rule, fetched before each scanner pass; off = shipped copy",
+      },
     ],
   },
   {
