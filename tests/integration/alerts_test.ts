@@ -14,6 +14,7 @@ import { startServer } from "../../src/server.ts";
 import { createAlertReceiver, waitFor } from "../helpers/alert_receiver.ts";
 import { call } from "../helpers/approvals.ts";
 import { startFakeGithub } from "../helpers/fake_github.ts";
+import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 
 const SECRET = "alerts-test-secret-0123456789";
 
@@ -236,6 +237,45 @@ Deno.test("the alerts dashboard lists deliveries and mutes and retries one", asy
   } finally {
     await server.shutdown();
     await receiver.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an upstream failing past ALERTS_UPSTREAM_DOWN_AFTER_S reaches the receiver as upstream_down", async () => {
+  const dir = await prepare();
+  const receiver = createAlertReceiver(SECRET);
+  const upstream = await startFakeUpstream();
+  upstream.osv.mode = "error500";
+  const server = await startServer(
+    loadSettings({
+      POLICY_DB_PATH: join(dir, "policyd.db"),
+      REGISTRY_PATH: join(dir, "registry.yaml"),
+      REGISTRY_RELOAD_INTERVAL: "0",
+      CVE_SCAN_SCHEDULE: "off",
+      REDIS_URL: "none",
+      POPULAR_PACKAGES_URL: "off",
+      OSV_API_URL: upstream.url,
+      PYPI_URL: upstream.url,
+      ALERTS_WEBHOOK_URL: receiver.url,
+      ALERTS_WEBHOOK_SECRET: SECRET,
+      ALERTS_POLL_MS: "50",
+      ALERTS_UPSTREAM_DOWN_AFTER_S: "0",
+    }),
+    { log: createLogger("error", () => {}), hostname: "127.0.0.1", port: 0 },
+  );
+  try {
+    const evaluated = await call(server.url, "GET", "/api/v1/evaluate?package=requests");
+    equal(evaluated.status, 200);
+    await waitFor(() => receiver.accepted().length === 1, "upstream_down", 10_000);
+    const [down] = receiver.seen;
+    equal(down.event, "upstream_down");
+    equal((down.body.data as { upstream: string }).upstream, "osv");
+    equal(down.body.severity, "high");
+    ok(down.signatureOk);
+  } finally {
+    await server.shutdown();
+    await receiver.stop();
+    await upstream.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
