@@ -15,6 +15,7 @@ import { createAlertReceiver, waitFor } from "../helpers/alert_receiver.ts";
 import { call } from "../helpers/approvals.ts";
 import { startFakeGithub } from "../helpers/fake_github.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
+import { startTestServer } from "../helpers/server.ts";
 
 const SECRET = "alerts-test-secret-0123456789";
 
@@ -277,5 +278,49 @@ Deno.test("an upstream failing past ALERTS_UPSTREAM_DOWN_AFTER_S reaches the rec
     await receiver.stop();
     await upstream.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("in org mode the alerts, their actions and the dashboard's actions are operator-only", async () => {
+  const receiver = createAlertReceiver(SECRET);
+  await receiver.stop();
+  const server = await startTestServer({
+    env: {
+      AUTH_ENABLED: "true",
+      AUTH_BACKEND: "header",
+      ALERTS_WEBHOOK_URL: receiver.url,
+      ALERTS_WEBHOOK_SECRET: SECRET,
+    },
+  });
+  try {
+    const user = { "x-forwarded-user": "ana", "x-forwarded-groups": "developers" };
+    const admin = { "x-forwarded-user": "root", "x-forwarded-groups": "policy-admins" };
+    equal((await request(server.url, "left-pad")).status, 401, "no identity");
+    const filed = await call(server.url, "POST", "/api/v1/approval-requests", {
+      json: { package: "left-pad", rationale: "needed for the alerts test" },
+      headers: user,
+    });
+    equal(filed.status, 202);
+    equal((await call(server.url, "GET", "/api/v1/alerts", { headers: user })).status, 403);
+    equal((await call(server.url, "POST", "/api/v1/alerts/1/mute", { headers: user })).status, 403);
+    const listed = await call(server.url, "GET", "/api/v1/alerts", { headers: admin });
+    equal(listed.status, 200);
+    equal(listed.body.items[0].event, "request_filed");
+    const page = await fetch(`${server.url}/dashboard/alerts/1/mute`, {
+      method: "POST",
+      headers: user,
+      redirect: "manual",
+    });
+    await page.body?.cancel();
+    equal(page.headers.get("location"), "/dashboard/alerts?done=forbidden");
+    const muted = await fetch(`${server.url}/dashboard/alerts/1/mute`, {
+      method: "POST",
+      headers: admin,
+      redirect: "manual",
+    });
+    await muted.body?.cancel();
+    equal(muted.headers.get("location"), "/dashboard/alerts?done=mute");
+  } finally {
+    await server.close();
   }
 });
