@@ -7,6 +7,7 @@
 import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { Octokit } from "@octokit/rest";
 import { startFakeGithub } from "../../tests/helpers/fake_github.ts";
+import { leftPadRequest } from "../../tests/helpers/alert_samples.ts";
 import { ALERT_LABEL, githubDestination, issueTitle } from "./github.ts";
 import { slackDestination } from "./slack.ts";
 import { accepts, DeliveryError } from "./destination.ts";
@@ -91,14 +92,8 @@ Deno.test("a destination takes the events it lists at or above its minimum sever
   ok(accepts(filter, cve(1)));
   ok(!accepts(filter, { ...cve(1), severity: "medium" }));
   const request = requestFiledEvent({
+    ...leftPadRequest(),
     id: 1,
-    package: "left-pad",
-    version: null,
-    project: "web",
-    requester: "dev",
-    rationale: "padding",
-    agent_model: null,
-    agent_version: null,
     created_at: "2026-11-26T06:00:00.000Z",
   });
   ok(!accepts(filter, request));

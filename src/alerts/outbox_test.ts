@@ -9,7 +9,7 @@ import { openSqliteStore } from "../store/sqlite.ts";
 import { openPostgresStore } from "../store/postgres.ts";
 import { silentLogger as log } from "../log/logger.ts";
 import { createMemoryCache } from "../cache/memory.ts";
-import type { NewAuditRow } from "../store/types.ts";
+import type { NewAuditRow, Store } from "../store/types.ts";
 import { createAlerter } from "./alerter.ts";
 import { startDelivery } from "./delivery.ts";
 import { runScanPass } from "../scanner/scan_pass.ts";
@@ -20,6 +20,7 @@ import { webhookDestination } from "./webhook.ts";
 import { ALERT_EVENTS } from "./events.ts";
 import { createScratchDatabase } from "../../tests/helpers/postgres.ts";
 import { auditRow } from "../../tests/helpers/audit_rows.ts";
+import { cveAlertRow, leftPadRequest } from "../../tests/helpers/alert_samples.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 import { createAlertReceiver, waitFor } from "../../tests/helpers/alert_receiver.ts";
 
@@ -52,26 +53,23 @@ const EMPTY_REGISTRY: CompiledRegistry = {
   exceptions: [],
 };
 
+/** An alerter over a store with a webhook destination nothing delivers to. */
+const alerterOn = (store: Pick<Store, "outbox" | "audit">) =>
+  createAlerter({
+    destinations: [hook("http://127.0.0.1:9/unused")],
+    outbox: store.outbox,
+    auditLog: store.audit,
+    log,
+  });
+
 const row = (pkg: string, project: string, version: string | null): NewAuditRow =>
   auditRow({ package: pkg, project, version, verdict: "PROVISIONALLY_ALLOWED", source: "check" });
 
 Deno.test("a scanner alert row and its cve_alert are written together", async () => {
   const store = openSqliteStore(":memory:");
   try {
-    const alerter = createAlerter({
-      destinations: [hook("http://127.0.0.1:9/unused")],
-      outbox: store.outbox,
-      auditLog: store.audit,
-      log,
-    });
-    const stored = await alerter.audit(store.audit).insert({
-      ...row("jinja2", "policyd", null),
-      verdict: "CVE_ALERT",
-      denial_category: "DENIAL_CVE_ALERT",
-      cve_ids: ["CVE-2024-22195"],
-      max_cvss: 9.1,
-      source: "scanner",
-    });
+    const alerter = alerterOn(store);
+    const stored = await alerter.audit(store.audit).insert(cveAlertRow(9.1));
     const [entry] = await store.outbox.list({}, 10);
     equal(entry.key, `cve_alert:audit:${stored.id}`);
     equal(entry.kind, "cve_alert");
@@ -98,12 +96,7 @@ Deno.test("a scan pass that finds a malicious advisory for an audited package al
     await store.audit.insert(row("requestts", "api", "0.1.1"));
     await store.audit.insert(row("requestts", "web", "0.1.2"));
     await store.audit.insert(row("flask", "web", "3.0.0"));
-    const alerter = createAlerter({
-      destinations: [hook("http://127.0.0.1:9/unused")],
-      outbox: store.outbox,
-      auditLog: store.audit,
-      log,
-    });
+    const alerter = alerterOn(store);
     const pass = () =>
       runScanPass({
         settings: loadSettings({
@@ -200,33 +193,12 @@ Deno.test("postgres: a cause and its outbox rows commit together; later requests
   const db = await createScratchDatabase("alerts_tx");
   const store = await openPostgresStore(db.url);
   try {
-    const alerter = createAlerter({
-      destinations: [hook("http://127.0.0.1:9/unused")],
-      outbox: store.outbox,
-      auditLog: store.audit,
-      log,
-    });
-    const stored = await alerter.audit(store.audit).insert({
-      ...row("jinja2", "policyd", null),
-      verdict: "CVE_ALERT",
-      denial_category: "DENIAL_CVE_ALERT",
-      cve_ids: ["CVE-2024-22195"],
-      max_cvss: 7.5,
-      source: "scanner",
-    });
+    const alerter = alerterOn(store);
+    const stored = await alerter.audit(store.audit).insert(cveAlertRow(7.5));
     const wrapped = alerter.store(store);
-    const request = {
-      package: "left-pad",
-      version: null,
-      project: "web",
-      requester: "dev",
-      rationale: "padding",
-      agent_model: null,
-      agent_version: null,
-    };
     await Promise.all([
-      wrapped.approvals.create(request),
-      wrapped.approvals.create({ ...request, project: "api" }),
+      wrapped.approvals.create(leftPadRequest()),
+      wrapped.approvals.create(leftPadRequest({ project: "api" })),
     ]);
     const rows = await store.outbox.list({}, 10);
     deepStrictEqual(rows.map((r) => [r.kind, r.severity]).sort(), [

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Sql, TransactionSql } from "./postgres_connection.ts";
-import { approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
+import { approvalInsert, approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
 import type { ApprovalRequest, ApprovalStore, NewApprovalRequest } from "./types.ts";
 import { approvalFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
 
@@ -16,21 +16,8 @@ export async function insertPostgresApproval(
   request: NewApprovalRequest,
   created_at: string,
 ): Promise<ApprovalRequest> {
-  const [row] = await sql.unsafe(
-    `INSERT INTO approval_requests (package, version, project, requester, rationale,
-       agent_model, agent_version, status, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING_REVIEW', $8) RETURNING *`,
-    [
-      request.package,
-      request.version,
-      request.project,
-      request.requester,
-      request.rationale,
-      request.agent_model,
-      request.agent_version,
-      created_at,
-    ],
-  );
+  const insert = approvalInsert(request, created_at, POSTGRES_DIALECT);
+  const [row] = await sql.unsafe(`${insert.sql} RETURNING *`, insert.params);
   return approvalFrom(row, POSTGRES_COLUMNS);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { Transaction } from "./sqlite_transaction.ts";
-import { approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
+import { approvalInsert, approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
 import type { ApprovalRequest, ApprovalStore, NewApprovalRequest } from "./types.ts";
 import { approvalFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
 
@@ -17,20 +17,8 @@ export function insertSqliteApproval(
   request: NewApprovalRequest,
   created_at: string,
 ): ApprovalRequest {
-  const result = db.prepare(
-    `INSERT INTO approval_requests (package, version, project, requester, rationale,
-       agent_model, agent_version, status, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
-  ).run(
-    request.package,
-    request.version,
-    request.project,
-    request.requester,
-    request.rationale,
-    request.agent_model,
-    request.agent_version,
-    created_at,
-  );
+  const insert = approvalInsert(request, created_at, SQLITE_DIALECT);
+  const result = db.prepare(insert.sql).run(...insert.params);
   return {
     ...request,
     id: Number(result.lastInsertRowid),
