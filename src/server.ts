@@ -13,6 +13,8 @@ import { type Options, optionsOf, type Settings, SettingsError } from "./config/
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./http/settings.ts";
+import { DEFAULT_GUARD_OPTIONS } from "./http/guard_settings.ts";
+import { limitUpstreamConcurrency } from "./lookups/pool.ts";
 import { serveWithTimeouts, timedServerAvailable } from "./http/timed_server.ts";
 import { dashboardRoutes } from "../dashboards/routes.tsx";
 import type { AppDeps, AppEnv } from "./http/deps.ts";
@@ -34,6 +36,10 @@ import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
+import { withBasicTokens } from "./auth/basic_token.ts";
+import { createIndexService } from "./index/service.ts";
+import { createUpstreamIndex } from "./index/upstream.ts";
+import { indexRoutes } from "./http/routes/index.ts";
 import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
@@ -111,10 +117,11 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   } catch (error) {
     throw error instanceof SettingsError ? new StartupError(error.message) : error;
   }
-  const authenticator = await createAuthenticator(settings, log.child({ component: "auth" })).catch(
-    (error) => {
+  limitUpstreamConcurrency(typed.guard.upstreamConcurrency);
+  const authenticator = withBasicTokens(
+    await createAuthenticator(settings, log.child({ component: "auth" })).catch((error) => {
       throw error instanceof SettingsError ? new StartupError(error.message) : error;
-    },
+    }),
   );
   const backend = await openStore(typed.store, { now }).catch((error) => {
     throw new StartupError(`cannot open the database: ${(error as Error).message}`);
@@ -175,6 +182,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     popular,
     now,
     batchDeadlineMs: batchDeadlineMs(typed.lookups.timeoutMs),
+  });
+  const index = createIndexService({
+    upstream: createUpstreamIndex({
+      ...typed.index,
+      cache,
+      log: log.child({ component: "index" }),
+      now: () => now().getTime(),
+    }),
+    registry,
+    vulnerabilities: lookups.vulnerabilities,
+    licenses: lookups.licenses,
+    audit: store.audit,
+    now,
   });
   if (background && lookups.upstreams) {
     const upstreams = lookups.upstreams;
@@ -259,6 +279,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       return { ...local, last_pass };
     },
     upstreams: lookups.upstreams ? () => lookups.upstreams!.snapshot() : undefined,
+    releases: lookups.releases,
     healthExtras: () => ({
       auth: { enabled: typed.auth.enabled, backend: authenticator.name },
       ...(coordination.clustered ? { instance } : {}),
@@ -268,7 +289,9 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     requestIds: options.requestIds,
     accessLog: options.accessLog,
     http: typed.http,
+    guard: typed.guard,
     extraRoutes: [
+      (app) => app.route("/", indexRoutes({ index, registry })),
       (app) =>
         app.route(
           "/",
@@ -332,6 +355,8 @@ export async function startServer(
   const hostname = options.hostname ?? built.deps.http?.host ?? settings.POLICY_HOST;
   const port = options.port ?? built.deps.http?.port ?? settings.POLICY_PORT;
   const timeouts = built.deps.http ?? DEFAULT_HTTP_OPTIONS;
+  const guard = built.deps.guard ?? DEFAULT_GUARD_OPTIONS;
+  const log = built.deps.log.child({ component: "server" });
   const handler = (request: Request, info: { remoteAddr: Deno.NetAddr }) =>
     built.app.fetch(request, { remoteAddr: info.remoteAddr });
   let server: Pick<Deno.HttpServer<Deno.NetAddr>, "addr" | "finished" | "shutdown">;
@@ -344,6 +369,13 @@ export async function startServer(
         port,
         headerTimeoutMs: timeouts.headerTimeoutMs,
         idleTimeoutMs: timeouts.idleTimeoutMs,
+        maxConnections: guard.maxConnections,
+        // A body still arriving after its read deadline no longer holds the shutdown.
+        drainTimeoutMs: timeouts.bodyReadTimeoutMs + 5_000,
+        onAcceptError: (error, { transient, retryInMs }) =>
+          transient
+            ? log.warn("accept failed; retrying", { error: String(error), retry_in_ms: retryInMs })
+            : log.error("accept failed; the server stops", { error: String(error) }),
       }, handler)
       : Deno.serve({ hostname, port, onListen: () => {} }, handler);
   } catch (error) {

@@ -20,6 +20,10 @@
  *   auth, user `postgres`). It is never installed or started here: a missing
  *   server is reported.
  *
+ * - **Debian's pip and venv** (`python3-pip`, `python3-venv`): the policy
+ *   index tests install real wheels with Debian's pip in a fresh virtual
+ *   environment; installed from Debian when missing and running as root.
+ *
  * When a prerequisite cannot be had, it prints one line per missing thing
  * (what, and how to get it) and exits 1 before any test runs, so the
  * committed `workflows.md` is never touched.
@@ -46,6 +50,15 @@ export const DEFAULT_TEST_POSTGRES = "postgres://postgres@127.0.0.1:5432";
 /** Where Debian's `chromium` package puts the browser. */
 export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
+/** Debian packages of tools the tests run, one line each: package → why. */
+export const DEBIAN_TOOLS = {
+  "python3-pip": "the policy index tests install real wheels with Debian's pip",
+  "python3-venv": "the policy index tests create a fresh virtual environment",
+} as const;
+
+/** One of {@link DEBIAN_TOOLS}. */
+export type DebianTool = keyof typeof DEBIAN_TOOLS;
+
 /** What the machine looks like, gathered before deciding. */
 export interface MachineFacts {
   /** Redis answers PING on the default URL. */
@@ -63,11 +76,13 @@ export interface MachineFacts {
   postgresServer: string;
   /** It accepts TCP connections. */
   postgresAnswers: boolean;
+  /** Packages of {@link DEBIAN_TOOLS} not installed; absent = none. */
+  debianToolsMissing?: DebianTool[];
 }
 
 /** One thing to do before the tests run. */
 export type PreparationStep =
-  | { kind: "install"; debianPackage: "redis-server" | "chromium" | "pre-commit" }
+  | { kind: "install"; debianPackage: "redis-server" | "chromium" | "pre-commit" | DebianTool }
   | { kind: "start-redis" };
 
 /** The decision: the steps to take, or what is missing and how to get it. */
@@ -131,6 +146,14 @@ export function planPreparation(facts: MachineFacts): PreparationPlan {
       );
     }
   }
+  for (const tool of facts.debianToolsMissing ?? []) {
+    if (facts.canInstallPackages) steps.push({ kind: "install", debianPackage: tool });
+    else {
+      missing.push(
+        `missing: ${tool} (${DEBIAN_TOOLS[tool]}): run \`sudo apt-get install -y ${tool}\``,
+      );
+    }
+  }
   if (!facts.postgresAnswers) {
     missing.push(
       `missing: PostgreSQL at ${facts.postgresServer} (the store contract and multi-instance tests ` +
@@ -182,6 +205,20 @@ function onPath(command: string): boolean {
   return false;
 }
 
+/** Whether Debian reports the package installed (`dpkg-query`). */
+async function debianInstalled(debianPackage: string): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("dpkg-query", {
+      args: ["-W", "-f=${Status}", debianPackage],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return new TextDecoder().decode(out.stdout).endsWith("installed");
+  } catch {
+    return false;
+  }
+}
+
 function fileExists(path: string): boolean {
   try {
     return Deno.statSync(path).isFile;
@@ -209,6 +246,11 @@ async function gatherFacts(): Promise<MachineFacts> {
     chromiumPath,
     chromiumPresent: fileExists(chromiumPath),
     canInstallPackages: Deno.uid() === 0 && onPath("apt-get"),
+    debianToolsMissing: (await Promise.all(
+      (Object.keys(DEBIAN_TOOLS) as DebianTool[]).map(async (t) =>
+        (await debianInstalled(t)) ? null : t
+      ),
+    )).filter((t): t is DebianTool => t !== null),
   };
 }
 

@@ -146,3 +146,22 @@ Deno.test("PostgreSQL not answering is reported in one line, never installed", a
   listener.close();
   assert.equal(await acceptsConnections("127.0.0.1", port), false);
 });
+
+Deno.test("Debian's pip and venv are installed as root, reported otherwise", () => {
+  const lacking = { ...everything, debianToolsMissing: ["python3-pip", "python3-venv"] as const };
+  assert.deepEqual(
+    planPreparation({
+      ...lacking,
+      canInstallPackages: true,
+      debianToolsMissing: [...lacking.debianToolsMissing],
+    }).steps,
+    [
+      { kind: "install", debianPackage: "python3-pip" },
+      { kind: "install", debianPackage: "python3-venv" },
+    ],
+  );
+  const plan = planPreparation({ ...lacking, debianToolsMissing: ["python3-venv"] });
+  assert.deepEqual(plan.steps, []);
+  assert.equal(plan.missing.length, 1);
+  assert.match(plan.missing[0], /python3-venv.*sudo apt-get install -y python3-venv/);
+});

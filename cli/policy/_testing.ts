@@ -35,6 +35,24 @@ export async function exec(
   args: string[],
   options: { cwd: string; stdin?: string; env?: Record<string, string> },
 ): Promise<Ran> {
+  // The client keeps registry snapshots per server URL (offline rules): unless a test names a
+  // cache directory, each run gets its own, so a port reused later never finds an old snapshot.
+  const cache = options.env?.POLICY_CACHE_DIR ? null : await Deno.makeTempDir({ prefix: "pc-" });
+  try {
+    return await execIn(cmd, args, {
+      ...options,
+      env: cache ? { POLICY_CACHE_DIR: cache, ...options.env } : options.env,
+    });
+  } finally {
+    if (cache) await Deno.remove(cache, { recursive: true }).catch(() => {});
+  }
+}
+
+async function execIn(
+  cmd: string,
+  args: string[],
+  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<Ran> {
   const child = new Deno.Command(cmd, {
     args,
     cwd: options.cwd,
@@ -152,3 +170,14 @@ export function shell(
 ): Promise<Ran> {
   return exec("sh", ["-c", command], options);
 }
+
+/** `policy init` arguments that configure only the installers' index (`--index`), nothing else. */
+export const INIT_INDEX_ONLY = [
+  "init",
+  "--yes",
+  "--index",
+  "--no-claude-hooks",
+  "--no-mcp",
+  "--no-precommit",
+  "--no-claude-md",
+];

@@ -22,6 +22,7 @@ import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
 import { batch, evaluation } from "./generated/validators.js";
 import type { GeneratedValidator } from "./generated/validators.js";
 import { lazyImport } from "./lazy_import.ts";
+import { cacheIsFresh, registryCachePath } from "./registry_cache_path.ts";
 import { defaultTransport, fetchTransport } from "./transport.ts";
 import type { HttpAnswer, Transport } from "./transport.ts";
 import { validate } from "./validate.ts";
@@ -29,8 +30,22 @@ import { validate } from "./validate.ts";
 export { MAX_BATCH };
 export type { CallSource };
 
-/** One evaluation; `transport_error` is set on fail-open synthetic results. */
-export type EvaluationResult = z.infer<typeof EvaluationSchema> & { transport_error?: boolean };
+/**
+ * One evaluation; `transport_error` is set on fail-open synthetic results,
+ * `offline_registry_version` on denials decided from the cached registry
+ * while the server was unreachable (`offline_registry.ts`).
+ */
+export type EvaluationResult = z.infer<typeof EvaluationSchema> & {
+  transport_error?: boolean;
+  offline_registry_version?: string;
+};
+
+/** `offline_registry.ts`, loaded only to refresh the cached registry or to decide offline. */
+function offlineRegistry() {
+  return lazyImport<typeof import("./offline_registry.ts")>(
+    new URL("./offline_registry.ts", import.meta.url),
+  );
+}
 
 /** `evaluation_schema.ts`, which loads zod: imported only to word a rejected answer. */
 function evaluationSchemas() {
@@ -130,6 +145,11 @@ export interface ApiClientOptions {
   transport?: Transport;
   /** A `fetch` to send requests with (tests' fakes). */
   fetch?: typeof fetch;
+  /**
+   * The file keeping the last registry snapshot for offline decisions
+   * (`offline_registry.ts`); none when null or absent.
+   */
+  registryCache?: string | null;
 }
 
 /** The policyd API as the client uses it. */
@@ -157,17 +177,21 @@ export class ApiClient {
   async evaluate(pkg: string, version?: string | null): Promise<EvaluationResult> {
     const query: Record<string, string> = { package: pkg };
     if (version) query.version = version;
+    const refreshed = this.#refreshRegistry();
     try {
       const body = await this.#call("GET", "/api/v1/evaluate", { query });
       return await this.#valid(evaluation, body, "evaluation", evaluationSchema);
     } catch (error) {
-      return this.#failOpen(error, [{ package: pkg, version }])[0];
+      return (await this.#unreachable(error, [{ package: pkg, version }]))[0];
+    } finally {
+      await refreshed;
     }
   }
 
   /** `POST /evaluate/batch`, in chunks of {@link MAX_BATCH}; results in input order. */
   async evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
     const results: EvaluationResult[] = [];
+    const refreshed = this.#refreshRegistry();
     for (let i = 0; i < packages.length; i += MAX_BATCH) {
       const chunk = packages.slice(i, i + MAX_BATCH).map((p) =>
         p.version ? { package: p.package, version: p.version } : { package: p.package }
@@ -178,10 +202,73 @@ export class ApiClient {
         });
         results.push(...(await this.#valid(batch, body, "batch answer", batchSchema)).results);
       } catch (error) {
-        results.push(...this.#failOpen(error, chunk));
+        results.push(...await this.#unreachable(error, chunk));
       }
     }
+    await refreshed;
     return results;
+  }
+
+  /**
+   * Revalidates the cached registry snapshot when it is older than a few
+   * minutes (`If-None-Match`; 304 only touches the file). Never fails: a
+   * refresh that does not work keeps the old snapshot.
+   */
+  async #refreshRegistry(): Promise<void> {
+    const path = this.#o.registryCache;
+    if (!path) return;
+    if (cacheIsFresh(path)) return;
+    try {
+      const offline = await offlineRegistry();
+      const cached = offline.readCachedRegistry(path);
+      const headers: Record<string, string> = this.#headers(false);
+      if (cached?.etag) headers["if-none-match"] = cached.etag;
+      const answer = await this.#send(new URL(this.#o.serverUrl + "/api/v1/registry"), {
+        method: "GET",
+        headers,
+        signal: AbortSignal.timeout(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS),
+      });
+      if (answer.status === 304 && cached) return offline.touchCachedRegistry(path);
+      if (answer.status !== 200) return;
+      const etag = Object.entries(answer.headers).find(([k]) => k.toLowerCase() === "etag")?.[1];
+      const doc = offline.readRegistryDocument(
+        JSON.parse(answer.text),
+        etag ?? null,
+        new Date().toISOString(),
+      );
+      if (doc) offline.writeCachedRegistry(path, doc);
+    } catch {
+      // unreachable, not JSON, a read-only cache directory: keep what there is
+    }
+  }
+
+  /**
+   * A transport failure: the cached registry decides what it alone decides
+   * (denials, marked offline); the rest is allowed unchecked under fail-open,
+   * else the failure stands, naming any offline denials.
+   */
+  async #unreachable(error: unknown, packages: PackageQuery[]): Promise<EvaluationResult[]> {
+    if (!(error instanceof ServerUnreachable) || !this.#o.registryCache) {
+      return this.#failOpen(error, packages);
+    }
+    const offline = await offlineRegistry();
+    const cached = offline.readCachedRegistry(this.#o.registryCache);
+    if (cached === null) return this.#failOpen(error, packages);
+    const why = `the policy server at ${this.#o.serverUrl} is unreachable`;
+    const decided = packages.map((p) => offline.offlineVerdict(cached, p, why));
+    if (decided.every((d) => d !== null)) return decided as EvaluationResult[];
+    if (!this.#o.failOpen) {
+      const denied = decided.filter((d): d is EvaluationResult => d !== null);
+      throw denied.length
+        ? new ServerUnreachable(
+          this.#o.serverUrl,
+          `${error.detail}; decided offline from registry version ${cached.version}: ` +
+            denied.map((d) => `${d.package} is DENIED (${d.denial_category})`).join(", "),
+        )
+        : error;
+    }
+    const unchecked = this.#failOpen(error, packages);
+    return decided.map((d, i) => d ?? unchecked[i]);
   }
 
   /**
@@ -387,5 +474,6 @@ export function clientFromConfig(config: ResolvedConfig, ctx: ClientContext): Ap
     token,
     timeoutMs: config.timeout_seconds * 1000,
     transport: ctx.fetch ? fetchTransport(ctx.fetch) : defaultTransport(ctx.env),
+    registryCache: registryCachePath(config.server_url, ctx.env),
   });
 }

@@ -143,15 +143,15 @@ Deno.test("handlePreToolUse() denies an Edit adding a banned package, with reaso
   assert.deepEqual(client.calls.batches, [[{ package: "pycrypto", version: "2.6.1" }]]);
 });
 
-Deno.test("handlePreToolUse() evaluates only added or changed runtime deps of a Write", async () => {
+Deno.test("handlePreToolUse() evaluates the added deps of a Write in every group (optional ones too)", async () => {
   const client = fakeClient();
   const content =
-    `[project]\nname = "shop"\ndependencies = ["requests>=2.32", "left-pad"]\n[project.optional-dependencies]\ndev = ["pycrypto"]\n`;
+    `[project]\nname = "shop"\ndependencies = ["requests>=2.32", "left-pad"]\n[project.optional-dependencies]\ndev = ["black"]\n`;
   const result = await handlePreToolUse(edit("Write", { content }), ROOT, single, deps(client));
-  assert.deepEqual(client.calls.batches, [[{ package: "requests", version: "2.32" }, {
+  assert.deepEqual(client.calls.batches, [[{ package: "requests>=2.32", version: null }, {
     package: "left-pad",
     version: null,
-  }]]);
+  }, { package: "black", version: null }]]);
   assert.ok(result);
   assert.equal(result[0], "allow");
   assert.match(result[1]!, /left-pad is PROVISIONALLY_ALLOWED/);

@@ -16,8 +16,9 @@ export function denialSentence(result: EvaluationResult): string {
   const parts = [`${label(result)} is DENIED`];
   if (result.denial_category) parts[0] += ` (${result.denial_category})`;
   if (result.reason) parts.push(result.reason.replace(/\.$/, ""));
-  const cves = result.cves.map((c) => c.id);
-  if (cves.length) parts.push(`vulnerabilities: ${cves.join(", ")}`);
+  // Ids from outside stay data: quoted (JSON escapes controls) and capped (issue 34).
+  const cves = result.cves.map((c) => JSON.stringify(c.id.slice(0, 64)));
+  if (cves.length) parts.push(`vulnerabilities: advisory ids (from OSV) ${cves.join(", ")}`);
   if (result.replacement && !result.reason?.includes(result.replacement)) {
     parts.push(`use ${result.replacement} instead`);
   }

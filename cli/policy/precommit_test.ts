@@ -8,14 +8,19 @@ function client(verdicts: Record<string, Partial<EvaluationResult>>, seen: Packa
     serverUrl: "http://127.0.0.1:8765",
     evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
       seen.push(packages);
-      return Promise.resolve(packages.map((p) => ({
-        package: p.package,
-        version: p.version ?? null,
-        verdict: "ALLOWED" as const,
-        reason: "",
-        cves: [],
-        ...verdicts[p.package],
-      } as EvaluationResult)));
+      return Promise.resolve(packages.map((p) => {
+        // Like the server: a range (`pyyaml>=5.1`) is judged at the newest release it admits.
+        const name = /^[A-Za-z0-9._-]+/.exec(p.package)![0];
+        const resolved = name === p.package ? null : "6.0.2";
+        return {
+          package: name,
+          version: p.version ?? resolved,
+          verdict: "ALLOWED" as const,
+          reason: "",
+          cves: [],
+          ...verdicts[name],
+        } as EvaluationResult;
+      }));
     },
   };
 }
@@ -52,6 +57,11 @@ Deno.test("runPrecommit() blocks a DENIED dependency: the human text first, the 
   });
   assert.equal(result.code, 1);
   assert.equal(seen.length, 1, "one batch call");
+  assert.deepEqual(seen[0], [
+    { package: "requests>=2.31", version: null },
+    { package: "pycrypto", version: "2.6.1" },
+    { package: "pyyaml>=5.1", version: null },
+  ]);
   const lines = result.stderr.trimEnd().split("\n");
   const last = lines.at(-1)!;
   const rest = lines.slice(0, -1);
@@ -75,7 +85,7 @@ Deno.test("runPrecommit() blocks a DENIED dependency: the human text first, the 
       },
       {
         package: "pyyaml",
-        version: "5.1",
+        version: "6.0.2",
         verdict: "DENIED",
         reason: "below 6.0.1",
         denial_category: "DENIAL_VERSION_CONSTRAINT",
@@ -125,4 +135,21 @@ Deno.test("runPrecommit() blocks with one line when the server cannot be used", 
       assert.match(result.stderr, /commit blocked/);
     });
   }
+});
+
+Deno.test("runPrecommit() checks the readable lines and names the ones the change made unreadable", async () => {
+  const result = await runPrecommit({
+    manifests: [{
+      path: "requirements.txt",
+      before: "old odd line!!\nflask==3.0.0\n",
+      after: "old odd line!!\nflask==3.0.0\nnew odd line!!\npycrypto==2.6.1\n",
+    }],
+    client: client({ pycrypto: { verdict: "DENIED", reason: "unmaintained" } }),
+  });
+  assert.equal(result.code, 1);
+  assert.ok(result.stderr.trimEnd().split("\n").at(-1)!.startsWith(DENIED_MARKER));
+  const warnings = result.stderr.split("\n").filter((l) => l.includes("warning:"));
+  assert.deepEqual(warnings, [
+    "policy precommit: warning: requirements.txt line 3: not a requirement: new odd line!!; not checked",
+  ]);
 });

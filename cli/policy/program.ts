@@ -81,6 +81,7 @@ function buildProgram(io: Io, setCode: (code: number) => void): Command {
       false,
     )
     .option("--no-claude-md", "do not add the CLAUDE.md section")
+    .option("--index", "point uv, Poetry, PDM and pip at policyd's index (/p/{project}/simple/)")
     .action(async (o) => {
       const { init } = await import("./commands/init.ts");
       setCode(await init(o, io));

@@ -88,7 +88,7 @@ Deno.test("the client's module graph contains no server code", async () => {
     "pip-requirements-js",
     "shell-quote",
     "smol-toml",
-    "yaml", // .pre-commit-config.yaml (init --precommit-framework, status), loaded lazily
+    "yaml", // .pre-commit-config.yaml (init --precommit-framework, status), environment.yml; lazily
     "zod",
   ]);
   assert.ok(specifiers.some((s) => s.endsWith("/cli/policy/api_client.ts")), "graph was resolved");

@@ -15,7 +15,14 @@ export type Flag = "ok" | "warn" | "fail";
 
 /** One line of the report. */
 export interface Section {
-  name: "server" | "upstreams" | "hooks" | "pending_approvals" | "cve_denials" | "dependencies";
+  name:
+    | "server"
+    | "upstreams"
+    | "hooks"
+    | "pending_approvals"
+    | "cve_denials"
+    | "dependencies"
+    | "index";
   flag: Flag;
   detail: string;
 }

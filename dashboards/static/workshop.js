@@ -280,12 +280,9 @@
           text: label,
           "aria-label": label + " " + name,
           "data-action": status,
-          onclick: (event) =>
-            propose(
-              { name, status, ...(item.rationale ? { reason: item.rationale.slice(0, 300) } : {}) },
-              event.currentTarget,
-              $("pending-result"),
-            ),
+          // No reason: a rule's reason is the operator's own words, never the requester's
+          // rationale copied unseen (issue 34); the "…" buttons open the form to write one.
+          onclick: (event) => propose({ name, status }, event.currentTarget, $("pending-result")),
         });
       const viaForm = (status, label) =>
         el("button", {
@@ -294,7 +291,7 @@
           text: label,
           "aria-label": label + " " + name,
           "data-action": status,
-          onclick: () => fillForm({ name, status, reason: item.rationale || "" }),
+          onclick: () => fillForm({ name, status }, item.rationale || ""),
         });
       return el(
         "tr",
@@ -347,10 +344,14 @@
 
   // ---- proposals ----
 
-  function fillForm(rule) {
+  // `rationale`, the requester's words, is shown as a hint only: the operator types the reason.
+  function fillForm(rule, rationale = "") {
     $("rule-name").value = rule.name || "";
     $("rule-status").value = STATUSES.includes(rule.status) ? rule.status : "approved";
     $("rule-reason").value = rule.reason || "";
+    $("rule-reason").placeholder = rationale
+      ? "your reason (the requester said: " + rationale.slice(0, 120) + ")"
+      : "";
     $("rule-replacement").value = rule.replacement || "";
     $("rule-min").value = rule.min_version || "";
     $("rule-max").value = rule.max_version || "";

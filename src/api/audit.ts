@@ -38,12 +38,28 @@ export function encodeCursor(cursor: AuditCursor): string {
     .replace(/=+$/, "");
 }
 
+/** Earliest and latest instants the audit filters accept (both stores can compare them). */
+export const EARLIEST_INSTANT = "1970-01-01T00:00:00.000Z";
+/** See {@link EARLIEST_INSTANT}. */
+export const LATEST_INSTANT = "9999-12-31T23:59:59.999Z";
+
+/** Whether a time stamp names a real instant within the accepted range. */
+export function instantInRange(text: string): boolean {
+  const time = Date.parse(text);
+  return Number.isFinite(time) && time >= Date.parse(EARLIEST_INSTANT) &&
+    time <= Date.parse(LATEST_INSTANT);
+}
+
 /** Decodes {@link encodeCursor}'s output; null when the text is not one. */
 export function decodeCursor(text: string): AuditCursor | null {
   try {
     const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const match = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|(\d{1,15})$/.exec(plain);
-    return match ? { ts: match[1], id: Number(match[2]) } : null;
+    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)\|(\d{1,15})$/.exec(plain);
+    // A real instant only (no month 00): the store compares it as a time stamp.
+    if (!match || !instantInRange(match[1])) return null;
+    const canonical = new Date(match[1]).toISOString();
+    if (canonical.slice(0, 19) !== match[1].slice(0, 19)) return null;
+    return { ts: match[1], id: Number(match[2]) };
   } catch {
     return null;
   }
@@ -53,7 +69,9 @@ const text = (what: string) => z.string().trim().min(1).max(200).optional().desc
 
 /** An ISO-8601 instant, or a bare date (`YYYY-MM-DD`, a whole UTC day). */
 const instant = (what: string) =>
-  z.union([z.iso.datetime({ offset: true }), z.iso.date()]).optional().describe(what);
+  z.union([z.iso.datetime({ offset: true }), z.iso.date()])
+    .refine(instantInRange, { message: "must lie between 1970-01-01 and 9999-12-31" })
+    .optional().describe(what);
 
 /** The audit query: every filter narrows the rows; empty parameters count as absent. */
 export const AuditQuerySchema = z.object({

@@ -133,15 +133,17 @@ export const conventions = {
         "ALLOWED_ORIGINS) is `403`. Scripts and CLIs send none",
     },
     {
-      name: "X-GitHub-Event, X-Hub-Signature-256",
+      name: "X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256",
       direction: "request" as const,
-      meaning: "the merge webhook's event name and `sha256=<hex HMAC-SHA256 of the raw body " +
+      meaning: "the merge webhook's event name, its unique delivery id (required; a repeated " +
+        "id is answered as a duplicate) and `sha256=<hex HMAC-SHA256 of the raw body " +
         "keyed with the server's REGISTRY_WEBHOOK_SECRET>`",
     },
     {
       name: "If-None-Match",
       direction: "request" as const,
-      meaning: "on the documents (`workflows.md`, `workflows.json`): answers `304` while unchanged",
+      meaning: "on the documents (`workflows.md`, `workflows.json`) and `GET /registry`: " +
+        "answers `304` while unchanged",
     },
     {
       name: "WWW-Authenticate",
@@ -161,7 +163,7 @@ export const conventions = {
     {
       name: "ETag",
       direction: "response" as const,
-      meaning: "on the documents, for `If-None-Match`",
+      meaning: "on the documents and `GET /registry`, for `If-None-Match`",
     },
   ],
   enumerations: [

@@ -20,7 +20,10 @@ export {
 /** Query of `GET /evaluate`. */
 export const EvaluateQuerySchema = z.object({
   package: PackageSpecSchema
-    .describe("PEP 508 name, optionally pinned: `requests` or `requests==2.31.0`"),
+    .describe(
+      "PEP 508 name, optionally pinned or with a range: `requests`, `requests==2.31.0`, " +
+        "`urllib3<2` (judged at the newest non-yanked release it admits, reported as `version`)",
+    ),
   version: z.string().optional().describe("PEP 440 version"),
   project: z.string().optional().describe(
     "project name (or header X-Policy-Project; default `default`)",

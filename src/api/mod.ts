@@ -28,6 +28,7 @@ import {
   workflowsMarkdownRoute,
 } from "./service.ts";
 import { mcpRoute } from "./mcp.ts";
+import { INDEX_ROUTES } from "./index.ts";
 import { alertMuteRoute, alertRetryRoute, alertsListRoute } from "./alerts.ts";
 
 export * from "./contract.ts";
@@ -42,6 +43,7 @@ export * from "./reports.ts";
 export * from "./audit.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
+export * from "./index.ts";
 export * from "./alerts.ts";
 
 /** Every route of the API, in the order the OpenAPI document lists them. */
@@ -71,4 +73,5 @@ export const API_ROUTES: readonly RouteContract[] = [
   mcpRoute,
   llmsTxtRoute,
   docsPageRoute,
+  ...INDEX_ROUTES,
 ];

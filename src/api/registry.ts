@@ -108,8 +108,12 @@ export const WebhookResponseSchema = z.union([
 
 /** `GET /registry`. */
 export const registryGetRoute = defineRoute("get", "/registry", {
-  summary: "The live compiled registry.",
-  responses: { 200: { description: "the compiled registry", schema: CompiledRegistrySchema } },
+  summary:
+    "The live compiled registry (ETag and 304 supported; clients keep it for offline rules).",
+  responses: {
+    200: { description: "the compiled registry", schema: CompiledRegistrySchema },
+    304: { description: "not modified (If-None-Match)" },
+  },
 });
 
 /** `POST /registry/parse-yaml`. */

@@ -92,7 +92,9 @@ export const llmsTxtRoute = defineRoute("get", "/llms.txt", {
 
 /** Name of a documentation page: `auth.md`. */
 export const DocsPageParamsSchema = z.object({
-  page: z.string().regex(/^[a-z][a-z0-9_-]*\.md$/, { message: "a page name such as auth.md" }),
+  page: z.string().max(64).regex(/^[a-z][a-z0-9_-]*\.md$/, {
+    message: "a page name such as auth.md",
+  }),
 });
 
 /** `GET /docs/:page` (server root): one page of the documentation. */

@@ -143,14 +143,23 @@ export function createWebhookHandler(deps: WebhookDeps): WebhookHandler {
         deps.log.warn("webhook delivery with a bad or missing signature", {});
         return { kind: "bad-signature" };
       }
-      const delivery = headers.get("x-github-delivery")?.trim().slice(0, 200) ?? "";
-      if (delivery && deliveries.has(delivery)) {
+      const delivery = (headers.get("x-github-delivery") ?? headers.get("x-git-host-delivery"))
+        ?.trim().slice(0, 200) ?? "";
+      // Without an id a replay cannot be told from a new delivery: refused (issue 34).
+      if (!delivery) {
+        deps.log.warn("webhook delivery without X-GitHub-Delivery refused", {});
+        return {
+          kind: "bad-request",
+          detail: "missing X-GitHub-Delivery (or X-Git-Host-Delivery) header",
+        };
+      }
+      if (deliveries.has(delivery)) {
         deps.log.info("webhook delivery replayed; nothing pulled", { delivery });
         return { kind: "duplicate", delivery };
       }
       const outcome = await handler.process(headers, body);
       // Only handled deliveries count: a malformed one or a failed pull may be redelivered.
-      if (delivery && HANDLED.has(outcome.kind)) deliveries.remember(delivery);
+      if (HANDLED.has(outcome.kind)) deliveries.remember(delivery);
       return outcome;
     },
     async process(headers, body) {

@@ -4,7 +4,10 @@
  * Everything else fails closed with 401: a non-2xx answer, a body that is
  * not that JSON, a redirect, a time-out, a connection error. Positive answers
  * are cached briefly under the SHA-256 of the token, so the token itself is
- * never kept, and it is never logged.
+ * never kept, and it is never logged; a token the verifier rejected is
+ * remembered for a few seconds too (issue 34), so repeating it costs no
+ * verifier call. Only a 4xx counts as a rejection: an unreachable or failing
+ * verifier, or an answer that is not an identity, is never cached.
  *
  * @module
  */
@@ -17,9 +20,14 @@ import { type Authenticator, AuthError, type AuthRequest, type Identity } from "
 export const DEFAULT_VERIFY_TIMEOUT_MS = 3000;
 /** Longest a positive answer is reused. */
 export const DEFAULT_CACHE_TTL_MS = 60_000;
+/** How long a token the verifier rejected is answered 401 without asking again. */
+export const REJECTION_TTL_MS = 10_000;
 const MAX_CACHE_ENTRIES = 10_000;
 const MAX_TOKEN_LENGTH = 8192;
 const MAX_BODY_CHARS = 64 * 1024;
+
+/** The verifier's definite "no" (a 4xx): the only failure remembered. */
+const REJECTED = "verifier rejected the token";
 
 const BEARER_CHALLENGE = 'Bearer realm="policyd"';
 const INVALID_TOKEN_CHALLENGE = 'Bearer realm="policyd", error="invalid_token"';
@@ -71,6 +79,7 @@ export function createWebhookAuthenticator(options: WebhookAuthOptions): Authent
   const now = options.now ?? Date.now;
   const verifier = describeUrl(verifyUrl);
   const cache = new Map<string, { identity: Identity; expires: number }>();
+  const rejected = new Map<string, number>();
   const inFlight = new Map<string, Promise<Identity>>();
 
   const reject = (reason: string, fields: Record<string, unknown> = {}): never => {
@@ -103,7 +112,10 @@ export function createWebhookAuthenticator(options: WebhookAuthOptions): Authent
       return reject("verifier unreachable");
     }
     if (!response.ok) {
-      return reject("verifier rejected the token", { verifier_status: response.status });
+      if (response.status >= 500) {
+        return reject("verifier failed", { verifier_status: response.status });
+      }
+      return reject(REJECTED, { verifier_status: response.status });
     }
     let body: unknown;
     try {
@@ -138,12 +150,24 @@ export function createWebhookAuthenticator(options: WebhookAuthOptions): Authent
     const hit = cache.get(key);
     if (hit && hit.expires > now()) return hit.identity;
     if (hit) cache.delete(key);
+    const refusedUntil = rejected.get(key);
+    if (refusedUntil !== undefined) {
+      if (refusedUntil > now()) return reject(REJECTED, { cached: true });
+      rejected.delete(key);
+    }
     let pending = inFlight.get(key);
     if (!pending) {
       pending = verify(token)
         .then((identity) => {
           remember(key, identity);
           return identity;
+        }, (error) => {
+          // The verifier's "no" is remembered briefly; its absence is not.
+          if (error instanceof AuthError && error.message === REJECTED) {
+            if (rejected.size >= MAX_CACHE_ENTRIES) rejected.delete(rejected.keys().next().value!);
+            rejected.set(key, now() + REJECTION_TTL_MS);
+          }
+          throw error;
         })
         .finally(() => inFlight.delete(key));
       inFlight.set(key, pending);

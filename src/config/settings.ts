@@ -16,6 +16,7 @@ import { alertsArea } from "../alerts/settings.ts";
 import { authArea } from "../auth/settings.ts";
 import { cacheArea } from "../cache/settings.ts";
 import { httpArea } from "../http/settings.ts";
+import { guardArea } from "../http/guard_settings.ts";
 import { loggingArea } from "../log/settings.ts";
 import { lookupsArea } from "../lookups/settings.ts";
 import { popularArea } from "../lookups/popular_settings.ts";
@@ -23,6 +24,7 @@ import { proposersArea } from "../proposers/settings.ts";
 import { DEFAULT_REGISTRY_PATH, registryArea } from "../registry/settings.ts";
 import { scannerArea } from "../scanner/settings.ts";
 import { storeArea } from "../store/settings.ts";
+import { indexArea } from "../index/settings.ts";
 
 export type { SettingsIssue } from "./area.ts";
 export { DEFAULT_REGISTRY_PATH };
@@ -30,6 +32,7 @@ export { DEFAULT_REGISTRY_PATH };
 /** Every area, in the order their variables are documented. */
 export const AREAS = {
   http: httpArea,
+  guard: guardArea,
   store: storeArea,
   registry: registryArea,
   proposers: proposersArea,
@@ -39,12 +42,14 @@ export const AREAS = {
   scanner: scannerArea,
   auth: authArea,
   logging: loggingArea,
+  index: indexArea,
   alerts: alertsArea,
 } as const;
 
 /** The schema of every server setting, keyed by environment variable. */
 export const settingsSchema = z.object({
   ...httpArea.variables,
+  ...guardArea.variables,
   ...storeArea.variables,
   ...registryArea.variables,
   ...proposersArea.variables,
@@ -54,6 +59,7 @@ export const settingsSchema = z.object({
   ...scannerArea.variables,
   ...authArea.variables,
   ...loggingArea.variables,
+  ...indexArea.variables,
   ...alertsArea.variables,
 });
 

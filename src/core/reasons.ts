@@ -7,13 +7,14 @@
  */
 import type { Lookalike } from "./popular_index.ts";
 import type { DenialCategory, RegistryStatus, Threat, Verdict } from "./types.ts";
+import { advisoryId, MAX_ADVISORY_ID, quoted } from "./untrusted.ts";
 
 /** Facts a reason text may mention. */
 export interface ReasonFacts {
   /** `name` or `name==version`. */
   subject: string;
   name: string;
-  /** `: <rule reason>` or empty. */
+  /** ` (registry reason: "<rule reason>")` or empty (see `whyOf`). */
   why: string;
   replacement?: string | null;
   /** Why a version lies outside its constraint. */
@@ -82,9 +83,9 @@ function licenseNote(f: ReasonFacts): string {
   }
 }
 
-const quoted = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
+const backticked = (names: string[]) => names.map((n) => `\`${n}\``).join(", ");
 const didYouMean = (t?: Threat) =>
-  t?.similar_to?.length ? `; did you mean ${quoted(t.similar_to)}?` : "";
+  t?.similar_to?.length ? `; did you mean ${backticked(t.similar_to)}?` : "";
 
 /** The `detail` sentence of each threat kind (the reasons below build on them). */
 export const THREAT_DETAILS = {
@@ -129,7 +130,9 @@ export const REASONS: Record<ReasonKey, (facts: ReasonFacts) => string> = {
     `${f.subject} is outside the allowed range (${f.outside})${f.why}`,
   DENIAL_CVE: (f) =>
     `${f.subject} has vulnerabilities with CVSS ${f.maxCvss} at or above the ` +
-    `threshold ${f.threshold}: ${(f.blocking ?? []).join(", ")}`,
+    `threshold ${f.threshold}: advisory ids (from OSV): ${
+      (f.blocking ?? []).map((id) => quoted(advisoryId(id), MAX_ADVISORY_ID)).join(", ")
+    }`,
   DENIAL_LICENSE: (f) => `${f.subject} is licensed ${f.license}, which the registry denies`,
   DENIAL_LICENSE_UNKNOWN: (f) =>
     `${f.subject} has no recognisable license and the policy denies unknown licenses`,

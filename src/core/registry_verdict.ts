@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { MAX_RULE_REASON, quoted } from "./untrusted.ts";
 import { compare } from "@renovatebot/pep440";
 import { type ReasonFacts, REASONS } from "./reasons.ts";
 import type {
@@ -23,7 +24,8 @@ export function subjectOf(request: EvaluationRequest): string {
 
 /** `: <rule reason>` or empty. */
 export function whyOf(rule: PackageRule | undefined): string {
-  return rule?.reason ? `: ${rule.reason}` : "";
+  // Quoted as data with its source: a reason may have started as someone's rationale.
+  return rule?.reason?.trim() ? ` (registry reason: ${quoted(rule.reason, MAX_RULE_REASON)})` : "";
 }
 
 function outsideConstraint(rule: PackageRule, version: string): string | null {

@@ -69,7 +69,15 @@ export interface Threat {
 export type TyposquatPolicy = "deny" | "provisional" | "off";
 
 /** Where a call came from (the `X-Policy-Source` header; audited per row). */
-export const CALL_SOURCES = ["check", "hook", "precommit", "audit", "api", "mcp"] as const;
+export const CALL_SOURCES = [
+  "check",
+  "hook",
+  "precommit",
+  "audit",
+  "api",
+  "mcp",
+  "index",
+] as const;
 
 /** One of {@link CALL_SOURCES}. */
 export type CallSource = typeof CALL_SOURCES[number];

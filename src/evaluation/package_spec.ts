@@ -9,9 +9,14 @@ import { parsePipRequirementsLine } from "pip-requirements-js";
 import { valid } from "@renovatebot/pep440";
 import { isValidName, normalizeName } from "../core/names.ts";
 import type { EvaluationRequest } from "../core/types.ts";
+import { isRange } from "./resolve_range.ts";
 
-/** Result of parsing: the request, or a message for a 400. */
-export type ParsedSpec = { ok: true; request: EvaluationRequest } | {
+/**
+ * Result of parsing: the request, or a message for a 400. With ranges allowed,
+ * `range` holds a version specifier set (`<2`, `>=1.2,<2`) the caller resolves
+ * to a version (`resolve_range.ts`); the request's `version` is then null.
+ */
+export type ParsedSpec = { ok: true; request: EvaluationRequest; range?: string } | {
   ok: false;
   path: string;
   message: string;
@@ -25,7 +30,11 @@ export type ParsedSpec = { ok: true; request: EvaluationRequest } | {
  * parsePackageSpec("Requests==2.31.0", undefined); // ok, { name: "requests", version: "2.31.0" }
  * ```
  */
-export function parsePackageSpec(spec: string, version: string | undefined): ParsedSpec {
+export function parsePackageSpec(
+  spec: string,
+  version: string | undefined,
+  options: { ranges?: boolean } = {},
+): ParsedSpec {
   const text = spec.trim();
   if (text === "") return { ok: false, path: "package", message: "package name is required" };
   if (text.length > 300) return { ok: false, path: "package", message: "package spec is too long" };
@@ -56,6 +65,22 @@ export function parsePackageSpec(spec: string, version: string | undefined): Par
     }
     name = parsed.name;
     const specs = parsed.versionSpec ?? [];
+    const exact = specs.length === 1 && ["==", "==="].includes(specs[0].operator) &&
+      !specs[0].version?.includes("*");
+    if (options.ranges && specs.length && !exact) {
+      const range = specs.map((s) => `${s.operator}${s.version ?? ""}`).join(",");
+      if (!isRange(range)) {
+        return { ok: false, path: "package", message: `"${range}" is not a PEP 440 version range` };
+      }
+      if (version?.trim()) {
+        return {
+          ok: false,
+          path: "version",
+          message: "pass either a range in package or a version, not both",
+        };
+      }
+      return { ok: true, request: { name: normalizeName(name), version: null }, range };
+    }
     if (specs.length > 1 || (specs.length === 1 && !["==", "==="].includes(specs[0].operator))) {
       return {
         ok: false,

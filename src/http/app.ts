@@ -7,7 +7,6 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { PROJECT_PATTERN } from "../api/headers.ts";
 import { CALL_SOURCES } from "../api/enums.ts";
 import { API_ROUTES, fullPath, MAX_BODY_BYTES } from "../api/mod.ts";
@@ -16,7 +15,11 @@ import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
 import { sameOriginGuard } from "./middleware/same_origin.ts";
 import { rateLimit } from "./middleware/rate_limit.ts";
+import { allowedHosts, hostAllowList } from "./middleware/allowed_hosts.ts";
+import { bodyBudget } from "./middleware/body_budget.ts";
+import { limitFailedAuthentications } from "./middleware/auth_failures.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./settings.ts";
+import { DEFAULT_GUARD_OPTIONS } from "./guard_settings.ts";
 import { isClientAbort } from "./validate.ts";
 import { evaluateRoutes } from "./routes/evaluate.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -64,6 +67,11 @@ function header(c: { req: { header(name: string): string | undefined } }, name: 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const http = deps.http ?? DEFAULT_HTTP_OPTIONS;
+  const guard = deps.guard ?? DEFAULT_GUARD_OPTIONS;
+  const hostAllowed = hostAllowList({ bindHost: http.host, allowedHosts: guard.allowedHosts });
+  const authenticator = limitFailedAuthentications(deps.authenticator, {
+    perMinute: guard.authFailuresPerMinute,
+  });
   const peer = (c: Context<AppEnv>) =>
     deps.remoteAddress?.(c) ?? c.env?.remoteAddr?.hostname ?? null;
   let sequence = 0;
@@ -97,28 +105,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
   });
 
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ProblemError(
-        413,
-        "body-too-large",
-        `request body exceeds ${MAX_BODY_BYTES} bytes`,
-      );
-    },
-  });
-  // GET and HEAD carry no body we read: looking for one makes the runtime build
-  // a body stream per request (docs/performance.md).
-  app.use("*", (c, next) => BODYLESS_METHODS.has(c.req.method) ? next() : limitBody(c, next));
+  // Before anything else reads the request: a rebound Host reaches nothing (issue 34).
+  app.use("*", allowedHosts(hostAllowed));
 
-  app.use("*", sameOriginGuard({ allowedOrigins: http.allowedOrigins }));
+  app.use("*", sameOriginGuard({ allowedOrigins: http.allowedOrigins, hostAllowed }));
 
   // Authentication and the call context, for the API and the dashboards.
   app.use("*", async (c, next) => {
     const isPublic = PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith("/static/") ||
       c.req.path.startsWith(PUBLIC_DOCS_PREFIX);
     if (!isPublic) {
-      const identity = await deps.authenticator.authenticate({
+      const identity = await authenticator.authenticate({
         headers: c.req.raw.headers,
         remoteAddress: peer(c),
       });
@@ -166,6 +163,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (http.rateLimitPerMinute > 0) {
     app.use("*", rateLimit({ perMinute: http.rateLimitPerMinute, peer }));
   }
+
+  // A body is read only now, after authentication and the rate limit, within
+  // its size and deadline, chunked or not (issue 34). GET and HEAD carry no
+  // body we read: looking for one makes the runtime build a body stream per
+  // request (docs/performance.md).
+  const limitBody = bodyBudget({ maxBytes: MAX_BODY_BYTES, timeoutMs: http.bodyReadTimeoutMs });
+  app.use("*", (c, next) => BODYLESS_METHODS.has(c.req.method) ? next() : limitBody(c, next));
 
   app.route("/api/v1", healthRoutes(deps));
   app.route("/api/v1", evaluateRoutes(deps));

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ReleaseSource } from "../lookups/pypi_releases.ts";
 import type { Context, Hono } from "hono";
 import type { Authenticator, Identity } from "../auth/types.ts";
 import type { CacheHealth } from "../cache/types.ts";
@@ -16,6 +17,7 @@ import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { UpstreamName, UpstreamState } from "../lookups/upstream_health.ts";
 import type { HttpOptions } from "./settings.ts";
+import type { GuardOptions } from "./guard_settings.ts";
 
 /** Per-request variables set by middleware. */
 export interface AppEnv {
@@ -64,6 +66,8 @@ export interface AppDeps {
   webhook: WebhookHandler;
   /** Scanner status for `/health` (enabled, schedule, last pass). */
   scannerState: () => unknown | Promise<unknown>;
+  /** Release lists of the index, to judge a range at the release it installs; bounds when absent. */
+  releases?: ReleaseSource;
   /** State of the upstream services (OSV, PyPI) for `/health`; all `unknown` when absent. */
   upstreams?: () => Record<UpstreamName, UpstreamState>;
   /** The alert outbox: listing, the dashboard's actions, the backlog for `/health`. */
@@ -82,6 +86,8 @@ export interface AppDeps {
   accessLog?: boolean;
   /** Limits of the HTTP layer (`http` settings area); defaults when absent. */
   http?: HttpOptions;
+  /** Allowed hosts, connection cap, failed-login limit (`guard` settings area); defaults when absent. */
+  guard?: GuardOptions;
   /**
    * The extension point: further route mounts (the dashboards, …), added after
    * the API routes and behind the same authentication and context middleware.

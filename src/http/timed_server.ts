@@ -8,7 +8,14 @@
  * `Deno.serveHttp`, {@link timedServerAvailable} says so and the caller falls
  * back to `Deno.serve`. `shutdown()` stops
  * accepting, closes idle connections and waits for in-flight requests, as
- * `Deno.serve`'s does.
+ * `Deno.serve`'s does, closing any still open `drainTimeoutMs` later (a
+ * client trickling its body cannot hold the shutdown).
+ *
+ * The accept loop survives what a busy server meets (issue 34): transient
+ * accept errors (`EMFILE`, `ENFILE`, `ECONNABORTED`, …) are logged and retried
+ * with a growing back-off; any other accept error ends the server and rejects
+ * `finished`, so the process exits non-zero. Beyond `maxConnections` open
+ * connections a new one gets a `503` and is closed.
  *
  * @module
  */
@@ -21,6 +28,12 @@ export interface TimedServerOptions {
   headerTimeoutMs: number;
   /** Time from a response to the end of the next request's headers; 0 = none. */
   idleTimeoutMs: number;
+  /** Connections held at once; a further one is answered 503 and closed. 0 = no cap. */
+  maxConnections?: number;
+  /** Longest `shutdown()` waits for in-flight requests before closing their connections. */
+  drainTimeoutMs?: number;
+  /** Where accept errors are reported (a transient one once per back-off run). */
+  onAcceptError?: (error: Error, detail: { transient: boolean; retryInMs: number }) => void;
 }
 
 /** The request handler (the Hono app's `fetch`). */
@@ -32,7 +45,10 @@ export type TimedHandler = (
 /** A running server. */
 export interface TimedServer {
   readonly addr: Deno.NetAddr;
-  /** Resolves when the server has shut down. */
+  /**
+   * Resolves when the server has shut down; rejects with the error when the
+   * accept loop met a fatal one (the caller should exit non-zero).
+   */
   readonly finished: Promise<void>;
   /** Stops accepting, closes idle connections, waits for in-flight requests. */
   shutdown(): Promise<void>;
@@ -62,6 +78,8 @@ export function timedServerAvailable(): boolean {
 
 interface Connection {
   busy: boolean;
+  /** Closes the connection now (shutdown's last resort). */
+  abort(): void;
   /** Closes the connection after a short grace, so a response just sent is flushed. */
   drain(): void;
   done: Promise<void>;
@@ -69,6 +87,81 @@ interface Connection {
 
 /** Grace before a connection is closed during shutdown (lets a just-sent response flush). */
 const DRAIN_MS = 250;
+
+/** Back-off after a transient accept error: first wait, and the cap of the doubling. */
+const MIN_BACKOFF_MS = 10;
+const MAX_BACKOFF_MS = 1_000;
+
+/** Accept errors that go away by themselves (descriptor limits, a peer that gave up). */
+const TRANSIENT_ACCEPT_CODES = new Set([
+  "EMFILE",
+  "ENFILE",
+  "ENOBUFS",
+  "ENOMEM",
+  "ECONNABORTED",
+  "ECONNRESET",
+  "EPROTO",
+  "EPERM",
+  "EAGAIN",
+  "EINTR",
+  "ETIMEDOUT",
+]);
+
+/** Whether an accept error is worth retrying. */
+export function isTransientAcceptError(error: unknown): boolean {
+  if (
+    error instanceof Deno.errors.ConnectionAborted ||
+    error instanceof Deno.errors.ConnectionReset ||
+    error instanceof Deno.errors.Interrupted ||
+    error instanceof Deno.errors.TimedOut ||
+    error instanceof Deno.errors.WouldBlock
+  ) return true;
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === "string" && TRANSIENT_ACCEPT_CODES.has(code)) return true;
+  return /os error (24|23|103|105|12)\)/.test(String((error as Error)?.message));
+}
+
+const BUSY_BODY = JSON.stringify({
+  type: "https://policyd.dev/problems/too-many-connections",
+  title: "Service Unavailable",
+  status: 503,
+  detail: "the server holds its maximum number of connections; retry shortly",
+});
+const BUSY_RESPONSE = new TextEncoder().encode(
+  "HTTP/1.1 503 Service Unavailable\r\n" +
+    "content-type: application/problem+json\r\n" +
+    "retry-after: 1\r\n" +
+    "connection: close\r\n" +
+    `content-length: ${new TextEncoder().encode(BUSY_BODY).length}\r\n\r\n` +
+    BUSY_BODY,
+);
+/** How long a refused connection may take to take its 503 before it is closed. */
+const BUSY_LINGER_MS = 1_000;
+
+/**
+ * Answers a connection beyond the cap with a 503 and closes it. The request
+ * is read (and dropped) for a moment first, so the peer gets the answer
+ * rather than a reset.
+ */
+function refuseBusy(conn: Deno.Conn): void {
+  (async () => {
+    const timer = setTimeout(() => {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    }, BUSY_LINGER_MS);
+    try {
+      await conn.write(BUSY_RESPONSE);
+      await conn.closeWrite();
+      const sink = new Uint8Array(4096);
+      while ((await conn.read(sink)) !== null) { /* drain until the peer closes */ }
+    } catch { /* the peer went away, or the linger timer closed it */ }
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch { /* closed by the timer */ }
+  })();
+}
 
 /** The response with `Connection: close`, so the peer does not send another request. */
 function closingResponse(response: Response): Response {
@@ -142,6 +235,7 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
     };
     const connection: Connection = {
       busy: false,
+      abort: close,
       drain: () => arm(DRAIN_MS),
       done: Promise.resolve(),
     };
@@ -174,34 +268,72 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
     connections.add(connection);
   };
 
+  let resolveFinished!: () => void;
+  let rejectFinished!: (error: Error) => void;
+  const finished = new Promise<void>((resolve, reject) => {
+    resolveFinished = resolve;
+    rejectFinished = reject;
+  });
+  // A fatal accept error is reported through `finished`; nobody awaiting it is not a crash.
+  finished.catch(() => {});
+  let fatal: Error | null = null;
+  const maxConnections = options.maxConnections ?? 0;
+
   const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        if (closing) conn.close();
-        else serveConnection(conn);
+    let backoff = 0;
+    while (!closing) {
+      let conn: Deno.Conn;
+      try {
+        conn = await listener.accept();
+      } catch (error) {
+        if (closing || error instanceof Deno.errors.BadResource) break; // closed by shutdown()
+        const transient = isTransientAcceptError(error);
+        if (!transient) {
+          fatal = error as Error;
+          options.onAcceptError?.(fatal, { transient: false, retryInMs: 0 });
+          break;
+        }
+        backoff = Math.min(MAX_BACKOFF_MS, backoff === 0 ? MIN_BACKOFF_MS : backoff * 2);
+        options.onAcceptError?.(error as Error, { transient: true, retryInMs: backoff });
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+        continue;
       }
-    } catch {
-      // The listener was closed by shutdown().
+      backoff = 0;
+      if (closing) conn.close();
+      else if (maxConnections > 0 && connections.size >= maxConnections) refuseBusy(conn);
+      else serveConnection(conn);
     }
   })();
 
-  let resolveFinished!: () => void;
-  const finished = new Promise<void>((resolve) => resolveFinished = resolve);
+  const stop = async (): Promise<void> => {
+    closing = true;
+    try {
+      listener.close();
+    } catch { /* already closed */ }
+    await accepting;
+    for (const connection of connections) if (!connection.busy) connection.drain();
+    const all = Promise.all([...connections].map((c) => c.done));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drainMs = options.drainTimeoutMs ?? 0;
+    const late = drainMs > 0
+      ? new Promise<void>((resolve) => timer = setTimeout(resolve, drainMs))
+      : new Promise<void>(() => {});
+    await Promise.race([all, late]);
+    clearTimeout(timer);
+    for (const connection of connections) connection.abort();
+    await all;
+  };
+
   let stopping: Promise<void> | null = null;
+  const shutdown = () =>
+    stopping ??= stop().then(() => fatal ? rejectFinished(fatal) : resolveFinished());
+  // After a fatal accept error the server stops on its own, so `finished` settles.
+  accepting.then(() => {
+    if (fatal) shutdown();
+  });
   return {
     addr: listener.addr as Deno.NetAddr,
     finished,
-    shutdown() {
-      return stopping ??= (async () => {
-        closing = true;
-        try {
-          listener.close();
-        } catch { /* already closed */ }
-        await accepting;
-        for (const connection of connections) if (!connection.busy) connection.drain();
-        await Promise.all([...connections].map((c) => c.done));
-        resolveFinished();
-      })();
-    },
+    shutdown,
   };
 }

@@ -56,25 +56,9 @@ export class ClientAbortError extends Error {
  * client is too slow, {@link ClientAbortError} when it goes away.
  */
 export async function bodyBytes(c: Context): Promise<Uint8Array> {
-  const limit: number = c.get("bodyReadTimeoutMs") ?? DEFAULT_BODY_READ_TIMEOUT_MS;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const slow = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ProblemError(
-            408,
-            "request-timeout",
-            `the request body did not arrive within ${limit} ms`,
-            {},
-            { connection: "close" },
-          ),
-        ),
-      limit,
-    );
-  });
+  const deadline = bodyDeadline(c.get("bodyReadTimeoutMs") ?? DEFAULT_BODY_READ_TIMEOUT_MS);
   try {
-    return new Uint8Array(await Promise.race([c.req.arrayBuffer(), slow]));
+    return new Uint8Array(await Promise.race([c.req.arrayBuffer(), deadline.late]));
   } catch (error) {
     if (error instanceof ProblemError) {
       c.req.raw.body?.cancel().catch(() => {});
@@ -83,8 +67,30 @@ export async function bodyBytes(c: Context): Promise<Uint8Array> {
     if (isClientAbort(error)) throw new ClientAbortError(error);
     throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
+}
+
+/**
+ * A body's read deadline: `late` rejects with a 408 problem (`Connection:
+ * close`) after `limitMs`; `clear()` when the body has arrived.
+ */
+export function bodyDeadline(limitMs: number): { late: Promise<never>; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() =>
+      reject(
+        new ProblemError(
+          408,
+          "request-timeout",
+          `the request body did not arrive within ${limitMs} ms`,
+          {},
+          { connection: "close" },
+        ),
+      ), limitMs);
+  });
+  late.catch(() => {}); // nobody may be racing it when it fires
+  return { late, clear: () => clearTimeout(timer) };
 }
 
 /** Reads the request body as UTF-8 text (see {@link bodyBytes}). */

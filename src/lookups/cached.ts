@@ -18,6 +18,7 @@ import type { Cache } from "../cache/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "./types.ts";
 import { createOsvSource } from "./osv.ts";
 import { createPypiSource } from "./pypi.ts";
+import { createReleaseSource, type ReleaseSource } from "./pypi_releases.ts";
 import { createUpstreamHealth, type UpstreamHealth } from "./upstream_health.ts";
 import { licensesBehindBreaker, vulnerabilitiesBehindBreaker } from "./breaker.ts";
 
@@ -112,6 +113,8 @@ export interface LookupSources {
   licenses: LicenseSource;
   /** Outcomes of the upstream calls, for `/health` (absent for sources without upstreams). */
   upstreams?: UpstreamHealth;
+  /** Release lists of the index (ranges judged as installed); absent without an index. */
+  releases?: ReleaseSource;
 }
 
 /**
@@ -157,5 +160,10 @@ export function createLookupSources(
       settings.CACHE_TTL_SECONDS,
     ),
     upstreams,
+    releases: createReleaseSource({
+      baseUrl: settings.PYPI_URL,
+      timeoutMs: settings.LOOKUP_TIMEOUT_MS,
+      cache: { store: cache, ttlSeconds: settings.CACHE_TTL_SECONDS },
+    }),
   };
 }

@@ -8,6 +8,7 @@
  */
 import type { z } from "zod";
 import { redact } from "../log/redact.ts";
+import { upstreamPool } from "./pool.ts";
 
 /** The outcome of an upstream call: validated data, a 404, or a failure with a reason. */
 export type FetchResult<T> =
@@ -26,7 +27,9 @@ export interface FetchJsonOptions {
 }
 
 /**
- * Requests `url` and validates the JSON answer with `schema`. Never throws:
+ * Requests `url` and validates the JSON answer with `schema`, holding one
+ * slot of the process-wide upstream pool (`./pool.ts`) while it does; time
+ * spent waiting for a slot counts against the time-out. Never throws:
  * network errors, non-2xx statuses, malformed JSON, schema mismatches and
  * time-outs come back as `{ok: false, detail}`; a 404 also sets `notFound`.
  *
@@ -44,6 +47,21 @@ export async function fetchJson<S extends z.ZodType>(
 ): Promise<FetchResult<z.infer<S>>> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  try {
+    return await upstreamPool.run(() => exchange(url, schema, options, signal), signal);
+  } catch (error) {
+    // Only the wait for a slot throws (the exchange turns failures into values).
+    const where = `${options.method ?? "GET"} ${redact(url)}`;
+    return { ok: false, notFound: false, detail: describeFailure(where, error, signal) };
+  }
+}
+
+async function exchange<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  options: FetchJsonOptions,
+  signal: AbortSignal,
+): Promise<FetchResult<z.infer<S>>> {
   const method = options.method ?? "GET";
   const where = `${method} ${redact(url)}`;
   let response: Response;

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import { advisoryId, MAX_SUMMARY, untrustedText } from "../core/untrusted.ts";
 import type { AffectedVersions, Vulnerability } from "../core/types.ts";
 import { normalizeName } from "../core/names.ts";
 import { recordScore, type SeverityEntry } from "./cvss.ts";
@@ -22,11 +23,12 @@ const eventSchema = z.object({
 
 /** The parts of an OSV record policyd reads; other fields are dropped. */
 export const osvRecordSchema = z.object({
-  id: z.string().min(1),
+  // Untrusted text (issue 34): ids are cut to their first word and capped, summaries cleaned.
+  id: z.string().min(1).transform(advisoryId),
   modified: z.string().optional(),
   withdrawn: z.string().nullish(),
-  aliases: z.array(z.string()).nullish(),
-  summary: z.string().nullish(),
+  aliases: z.array(z.string().transform(advisoryId)).nullish(),
+  summary: z.string().transform((s) => untrustedText(s, MAX_SUMMARY)).nullish(),
   details: z.string().nullish(),
   severity: severitySchema.nullish(),
   affected: z.array(z.object({

@@ -6,7 +6,7 @@
  * @module
  */
 import { stringify } from "csv-stringify/sync";
-import { type AuditQuery, AuditQuerySchema, encodeCursor } from "../api/audit.ts";
+import { type AuditQuery, AuditQuerySchema, encodeCursor, LATEST_INSTANT } from "../api/audit.ts";
 import type { AuditFilter, AuditReader, AuditRow } from "../store/types.ts";
 import { type QueryIssue, queryIssues } from "./params.ts";
 
@@ -61,7 +61,11 @@ export function auditFilterOf(query: AuditQuery, now: Date): AuditFilter {
   if (since) filter.since = new Date(since).toISOString();
   if (query.until) {
     // A bare date is inclusive: rows up to the end of that day.
-    const end = new Date(query.until).getTime() + (query.until.length === 10 ? 86_400_000 : 0);
+    // Clamped to the last instant both stores can compare (`until=9999-12-31`).
+    const end = Math.min(
+      new Date(query.until).getTime() + (query.until.length === 10 ? 86_400_000 : 0),
+      Date.parse(LATEST_INSTANT),
+    );
     filter.until = new Date(end).toISOString();
   }
   if (query.project) filter.project = query.project;

@@ -7,7 +7,8 @@
  * pending rows commit at once. Each submitted row's promise resolves only
  * after that commit, so "committed before the response" holds while
  * concurrent requests pay one commit between them instead of one each. Rows
- * submitted while a commit is running form the next batch. (Waiting longer
+ * submitted while a commit is running form the next batch, cut when that
+ * commit ends (every row that arrived meanwhile, in one batch). (Waiting longer
  * for bigger batches was measured and is slower: under a closed-loop load
  * every waiting client is idle; docs/performance.md.)
  *
@@ -44,6 +45,11 @@ function scheduleFlush(flush: () => void): void {
 export interface GroupCommitOptions {
   /** Most items one batch takes (default 256); that many pending items commit at once. */
   maxBatch?: number;
+  /**
+   * Batches committing at once (default 1). A store whose commits wait on the
+   * network (PostgreSQL, a pool of connections) overlaps a few of them.
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -61,16 +67,22 @@ export function createGroupCommit<T, R>(
   options: GroupCommitOptions = {},
 ): GroupCommit<T, R> {
   const maxBatch = options.maxBatch ?? 256;
+  const maxInFlight = Math.max(1, options.maxInFlight ?? 1);
   let pending: Array<Waiting<T, R>> = [];
   let scheduled = false;
-  let inFlight: Promise<void> = Promise.resolve();
+  const running = new Set<Promise<void>>();
 
+  // At most `maxInFlight` batches commit at once. Rows that arrive while they
+  // do wait for one to end and then go together: cutting a batch per
+  // event-loop turn instead would chain one-row commits behind a slow one
+  // (PostgreSQL: round trips per commit; issue 34, docs/performance.md).
   const flush = (): Promise<void> => {
     scheduled = false;
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0) return inFlight;
-    const run = inFlight.then(async () => {
+    if (running.size >= maxInFlight) return Promise.race(running);
+    if (pending.length === 0) return Promise.resolve();
+    const batch = pending.length > maxBatch ? pending.splice(0, maxBatch) : pending;
+    if (batch === pending) pending = [];
+    const run: Promise<void> = (async () => {
       let results: R[];
       try {
         results = await commit(batch.map((waiting) => waiting.item));
@@ -79,9 +91,18 @@ export function createGroupCommit<T, R>(
         return;
       }
       batch.forEach((waiting, i) => waiting.resolve(results[i]));
+    })().finally(() => {
+      running.delete(run);
+      if (pending.length > 0) flush();
     });
-    inFlight = run;
+    running.add(run);
     return run;
+  };
+
+  const drain = async (): Promise<void> => {
+    while (running.size > 0 || pending.length > 0) {
+      await (pending.length > 0 && running.size < maxInFlight ? flush() : Promise.race(running));
+    }
   };
 
   return {
@@ -95,6 +116,6 @@ export function createGroupCommit<T, R>(
           scheduleFlush(flush);
         }
       }),
-    drain: () => flush(),
+    drain,
   };
 }

@@ -19,17 +19,50 @@ import { auditRowFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
 import type { PostgresRollups } from "./postgres_rollup.ts";
 import { rollupGroup } from "./rollup_group.ts";
 
-/** Rows per INSERT statement (19 parameters each, well below PostgreSQL's 65,535). */
+/** Rows per INSERT statement (one JSON document each). */
 const ROWS_PER_STATEMENT = 1000;
 
-/** `($1, $2, …), ($20, …)` for `count` rows; JSON columns pass as text and are cast to jsonb. */
-function valuesList(count: number): string {
-  const width = AUDIT_INSERT_COLUMNS.length;
-  return Array.from({ length: count }, (_, r) =>
-    "(" + AUDIT_INSERT_COLUMNS.map((column, c) => {
-      const n = r * width + c + 1;
-      return AUDIT_JSON_COLUMNS.has(column) ? `($${n}::text)::jsonb` : `$${n}`;
-    }).join(", ") + ")").join(", ");
+/** Batches committing at once (of the pool's 10 connections). */
+const MAX_COMMITS_IN_FLIGHT = 2;
+
+const COLUMNS = AUDIT_INSERT_COLUMNS.join(", ");
+
+/**
+ * One statement for every batch size: the rows travel as one JSON array
+ * (`jsonb_populate_recordset`), so the server parses and plans it once per
+ * connection and the client encodes one parameter instead of 19 per row
+ * (issue 34, docs/performance.md). Identity values follow the array order.
+ */
+const INSERT_SQL = `WITH inserted AS (
+  INSERT INTO audit_log (${COLUMNS})
+  SELECT ${COLUMNS} FROM jsonb_populate_recordset(NULL::audit_log, $1::text::jsonb) WITH ORDINALITY AS r
+  ORDER BY r.ordinality
+  RETURNING id)
+  SELECT string_agg(id::text, ',' ORDER BY id) AS ids FROM inserted`;
+
+/** The rows as a JSON array of records keyed by column; JSON columns embedded as documents. */
+function jsonRecords(chunk: Array<{ row: NewAuditRow; ts: string }>): string {
+  return "[" + chunk.map(({ row, ts }) => {
+    const values = auditInsertValues(row, ts);
+    return "{" + AUDIT_INSERT_COLUMNS.map((column, i) => {
+      const value = values[i];
+      const json = value !== null && AUDIT_JSON_COLUMNS.has(column)
+        ? String(value)
+        : JSON.stringify(value);
+      return `"${column}":${json}`;
+    }).join(",") + "}";
+  }).join(",") + "]";
+}
+
+/** Inserts stamped rows with one statement; returns their ids in the rows' order. */
+async function insertChunk(
+  sql: Pick<Sql, "unsafe">,
+  chunk: Array<{ row: NewAuditRow; ts: string }>,
+): Promise<number[]> {
+  // One answer row for the whole batch (not one message per row): the ids, ascending.
+  const [{ ids }] = await sql.unsafe(INSERT_SQL, [jsonRecords(chunk)], { prepare: true });
+  // Identity values are drawn in the array's order: ascending ids are the rows in order.
+  return String(ids).split(",").map(Number);
 }
 
 /** The PostgreSQL audit store and its group-commit queue (drained on close). */
@@ -60,23 +93,26 @@ export function createPostgresAuditStore(
       chunks.push(stamped.slice(i, i + ROWS_PER_STATEMENT));
     }
     const late = rollups.late(stamped.map(({ ts }) => ts));
-    const ids = await rollups.track(sql.begin(async (tx) => {
-      const all: number[] = [];
-      for (const chunk of chunks) {
-        const inserted = await tx.unsafe(
-          `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
-           VALUES ${valuesList(chunk.length)} RETURNING id`,
-          chunk.flatMap(({ row, ts }) => auditInsertValues(row, ts)),
-        );
-        all.push(...inserted.map((r) => Number(r.id)));
-      }
-      if (late.length) await rollups.invalidate(tx, late);
-      if (extra) await extra(tx, stamped.map(({ row, ts }, i) => storedAuditRow(row, all[i], ts)));
-      return all;
-    }));
+    // The common case, one statement and no stored rollup to drop, is atomic
+    // on its own: no BEGIN and COMMIT round trips around it. A caller's `extra`
+    // (the alert outbox) needs the transaction.
+    const ids = chunks.length === 1 && late.length === 0 && !extra
+      ? await rollups.track(insertChunk(sql, chunks[0]))
+      : await rollups.track(sql.begin(async (tx) => {
+        const all: number[] = [];
+        for (const chunk of chunks) all.push(...await insertChunk(tx, chunk));
+        if (late.length) await rollups.invalidate(tx, late);
+        if (extra) {
+          await extra(tx, stamped.map(({ row, ts }, i) => storedAuditRow(row, all[i], ts)));
+        }
+        return all;
+      }));
     return stamped.map(({ row, ts }, i) => storedAuditRow(row, ids[i], ts));
   };
-  const queue = createGroupCommit((rows: NewAuditRow[]) => insertAll(rows));
+  // A few batches overlap on the pool's connections (a commit waits on the network).
+  const queue = createGroupCommit((rows: NewAuditRow[]) => insertAll(rows), {
+    maxInFlight: MAX_COMMITS_IN_FLIGHT,
+  });
 
   return {
     queue,

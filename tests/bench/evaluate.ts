@@ -8,7 +8,11 @@
  * - `answer`: a bare Hono route answering a copy of one real `/evaluate`
  *   answer (about 1 KB): what the answer's size alone costs;
  * - `evaluate`: a real `policyd serve` process (registry hit, in-process
- *   cache warm, one audit row committed before every answer).
+ *   cache warm, one audit row committed before every answer);
+ * - `postgres`: the same `policyd serve` on the PostgreSQL store
+ *   (`DATABASE_URL`, a scratch database on `POLICYD_TEST_POSTGRES` or
+ *   127.0.0.1:5432), compared with `evaluate` in the same rounds (issue 34:
+ *   goal ≥ 0.5 × SQLite per instance); `BENCH_POSTGRES=off` leaves it out.
  *
  * Every server runs in its own process; the fake upstream (OSV and PyPI
  * replaying the fixtures) lives in this one and only sees the warm-up.
@@ -19,7 +23,8 @@
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (32),
  *        BENCH_THREADS (2), BENCH_LOG_LEVEL (policyd's LOG_LEVEL, default info),
  *        BENCH_CPU_PROF=DIR (write policyd's V8 CPU profile to DIR, `deno run --cpu-prof`),
- *        BENCH_ONLY=evaluate (measure only policyd, e.g. while profiling),
+ *        BENCH_ONLY=evaluate (measure only these targets, comma-separated, e.g. while
+ *          profiling; `deno task bench:postgres` is BENCH_ONLY=evaluate,postgres),
  *        BENCH_COMPARE_REPO=DIR (also run `policyd serve` from the checkout DIR as
  *          target `compare`, in the same alternating rounds: an A/B of a change),
  *        BENCH_COMPARE_ENV="NAME=VALUE …" (settings of the `compare` target only; with
@@ -34,6 +39,7 @@
  */
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import postgres from "postgres";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 
@@ -54,7 +60,11 @@ const THREADS = option("--threads", "BENCH_THREADS", 2);
 const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
 const WRK = Deno.env.get("BENCH_WRK") ?? "wrk";
 const CPU_PROF = Deno.env.get("BENCH_CPU_PROF");
-const ONLY = Deno.env.get("BENCH_ONLY");
+const ONLY_LIST = Deno.env.get("BENCH_ONLY")?.split(",").map((s) => s.trim()).filter(Boolean);
+const ONLY = ONLY_LIST?.length ? new Set(ONLY_LIST) : null;
+const POSTGRES = Deno.env.get("BENCH_POSTGRES") !== "off";
+const POSTGRES_SERVER = Deno.env.get("POLICYD_TEST_POSTGRES") ??
+  "postgres://postgres@127.0.0.1:5432";
 const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
 const COMPARE_ENV: Record<string, string> = Object.fromEntries(
   (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
@@ -115,6 +125,8 @@ interface WrkResult {
   errors: number;
   /** CPU time of the server process per answered request, µs (null off Linux). */
   cpuPerRequestUs: number | null;
+  /** CPU time of the PostgreSQL server's processes per answered request, µs (`postgres` only). */
+  dbCpuPerRequestUs: number | null;
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -131,8 +143,28 @@ function processCpuSeconds(pid: number): number | null {
   }
 }
 
-async function wrk(url: string, pid: number): Promise<WrkResult> {
+/** CPU seconds of every local `postgres` server process so far (null off Linux). */
+function postgresServerCpuSeconds(): number | null {
+  let total = 0;
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+        if (!stat.includes("(postgres)")) continue;
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+      } catch { /* the process ended */ }
+    }
+  } catch {
+    return null;
+  }
+  return total;
+}
+
+async function wrk(url: string, pid: number, database = false): Promise<WrkResult> {
   const cpuBefore = processCpuSeconds(pid);
+  const dbBefore = database ? postgresServerCpuSeconds() : null;
   const out = await new Deno.Command(WRK, {
     args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
     stdout: "piped",
@@ -150,7 +182,11 @@ async function wrk(url: string, pid: number): Promise<WrkResult> {
   const cpuPerRequestUs = cpuBefore === null || cpuAfter === null || requests === 0
     ? null
     : (cpuAfter - cpuBefore) * 1e6 / requests;
-  return { rps, requests, errors, cpuPerRequestUs };
+  const dbAfter = database ? postgresServerCpuSeconds() : null;
+  const dbCpuPerRequestUs = dbBefore === null || dbAfter === null || requests === 0
+    ? null
+    : (dbAfter - dbBefore) * 1e6 / requests;
+  return { rps, requests, errors, cpuPerRequestUs, dbCpuPerRequestUs };
 }
 
 async function warm(url: string, times: number): Promise<void> {
@@ -202,9 +238,20 @@ function spawnPolicyd(
   );
 }
 
+/** Runs `work` on the PostgreSQL server's maintenance database. */
+async function pgAdmin<T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(`${POSTGRES_SERVER}/postgres`, { max: 1, onnotice: () => {} });
+  try {
+    return await work(sql);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
 const dir = await Deno.makeTempDir({ prefix: "policyd-bench-" });
 const upstream = await startFakeUpstream();
 const targets: Target[] = [];
+const pgDatabase = POSTGRES ? `policyd_bench_${crypto.randomUUID().slice(0, 8)}` : null;
 try {
   await Deno.writeTextFile(join(dir, "registry.yaml"), await readExampleRegistry());
   const auditDb = join(dir, "policyd.db");
@@ -218,8 +265,16 @@ try {
     ),
     await spawnPolicyd("evaluate", REPO, join(dir, "policyd.db")),
   );
+  if (pgDatabase) {
+    await pgAdmin((sql) => sql.unsafe(`CREATE DATABASE "${pgDatabase}"`));
+    targets.push(
+      await spawnPolicyd("postgres", REPO, join(dir, "unused.db"), {
+        DATABASE_URL: `${POSTGRES_SERVER}/${pgDatabase}`,
+      }),
+    );
+  }
   // The `answer` baseline serves what policyd answers, byte for byte the same document.
-  const evaluateUrl = targets[targets.length - 1].url;
+  const evaluateUrl = targets.find((t) => t.name === "evaluate")!.url;
   const answerPath = join(dir, "answer.json");
   await Deno.writeTextFile(answerPath, await (await fetch(evaluateUrl)).text());
   targets.push(
@@ -241,27 +296,36 @@ try {
     `evaluate benchmark: wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} alternating rounds, ` +
       `${Deno.build.os}/${Deno.build.arch}, deno ${Deno.version.deno}, policyd LOG_LEVEL=${LOG_LEVEL}`,
   );
-  const names = targets.map((t) => t.name).filter((name) => !ONLY || name === ONLY);
+  const names = targets.map((t) => t.name).filter((name) => !ONLY || ONLY.has(name));
+  const withBare = names.includes("bare") && names.includes("insert") &&
+    names.includes("answer") && names.includes("evaluate");
+  const withPostgres = names.includes("postgres") && names.includes("evaluate");
   console.log(
     `round  ${names.map((n) => `${n} req/s`.padStart(16)).join("")}` +
       `${names.map((n) => `${n} CPU µs/req`.padStart(20)).join("")}` +
-      (ONLY ? "" : "   insert/bare   answer/bare   evaluate/bare"),
+      (withBare ? "   insert/bare   answer/bare   evaluate/bare" : "") +
+      (withPostgres ? "   postgres/sqlite" : ""),
   );
   const ratios = {
     insert: [] as number[],
     answer: [] as number[],
     evaluate: [] as number[],
     compare: [] as number[],
+    postgres: [] as number[],
   };
   const cpu: Record<string, number[]> = {};
   let answeredEvaluations = WARM;
+  let answeredPostgres = WARM;
   let errors = 0;
   for (let round = 1; round <= ROUNDS; round++) {
     const rps: Record<string, number> = {};
     const cpuUs: Record<string, number | null> = {};
     for (const target of targets) {
-      if (ONLY && target.name !== ONLY) continue;
-      const result = await wrk(target.url, target.process.pid);
+      if (ONLY && !ONLY.has(target.name)) continue;
+      const result = await wrk(target.url, target.process.pid, target.name === "postgres");
+      if (result.dbCpuPerRequestUs !== null) {
+        (cpu["postgres server"] ??= []).push(result.dbCpuPerRequestUs);
+      }
       rps[target.name] = result.rps;
       cpuUs[target.name] = result.cpuPerRequestUs;
       if (result.cpuPerRequestUs !== null) {
@@ -269,11 +333,12 @@ try {
       }
       errors += result.errors;
       if (target.name === "evaluate") answeredEvaluations += result.requests;
+      if (target.name === "postgres") answeredPostgres += result.requests;
     }
     let line = `${String(round).padStart(5)}  ${
       names.map((n) => rps[n].toFixed(0).padStart(16)).join("")
     }${names.map((n) => (cpuUs[n]?.toFixed(1) ?? "n/a").padStart(20)).join("")}`;
-    if (!ONLY) {
+    if (withBare) {
       ratios.insert.push(rps.insert / rps.bare);
       ratios.answer.push(rps.answer / rps.bare);
       ratios.evaluate.push(rps.evaluate / rps.bare);
@@ -282,15 +347,37 @@ try {
         (rps.answer / rps.bare).toFixed(2).padStart(14)
       }${(rps.evaluate / rps.bare).toFixed(2).padStart(16)}`;
     }
+    if (withPostgres) {
+      ratios.postgres.push(rps.postgres / rps.evaluate);
+      line += (rps.postgres / rps.evaluate).toFixed(2).padStart(18);
+    }
     console.log(line);
   }
-  if (!ONLY) {
+  if (withPostgres) {
+    console.log(
+      `median  postgres/sqlite ${median(ratios.postgres).toFixed(2)}   ` +
+        "(policyd on PostgreSQL vs on SQLite, same rounds; goal ≥ 0.50)",
+    );
+  }
+  if (withBare) {
     console.log(
       `median  insert/bare ${median(ratios.insert).toFixed(2)}   answer/bare ${
         median(ratios.answer).toFixed(2)
       }   evaluate/bare ${median(ratios.evaluate).toFixed(2)}   (goal: evaluate ≥ 0.40 × bare)${
         COMPARE_REPO ? `   compare/bare ${median(ratios.compare).toFixed(2)}` : ""
       }`,
+    );
+  }
+  if (cpu["postgres server"] && cpu.postgres) {
+    console.log(
+      `median CPU per request on PostgreSQL: policyd ${median(cpu.postgres).toFixed(1)} µs + ` +
+        `the PostgreSQL server ${median(cpu["postgres server"]).toFixed(1)} µs` +
+        (cpu.evaluate
+          ? ` (SQLite: policyd ${median(cpu.evaluate).toFixed(1)} µs, all in-process); ` +
+            `an instance bound by its own CPU, its database elsewhere, answers ${
+              (median(cpu.evaluate) / median(cpu.postgres)).toFixed(2)
+            } × SQLite's rate`
+          : ""),
     );
   }
   if (cpu.evaluate && cpu.bare) {
@@ -317,11 +404,27 @@ try {
       } (0 = cache warm)`,
   );
   if (rows < answeredEvaluations || errors > 0) Deno.exitCode = 1;
+  if (pgDatabase) {
+    const pg = targets.splice(targets.findIndex((t) => t.name === "postgres"), 1)[0];
+    pg.process.kill("SIGTERM");
+    await pg.process.status;
+    const sql = postgres(`${POSTGRES_SERVER}/${pgDatabase}`, { max: 1, onnotice: () => {} });
+    const pgRows = Number((await sql`SELECT COUNT(*)::int AS n FROM audit_log`)[0].n);
+    await sql.end({ timeout: 1 });
+    console.log(
+      `PostgreSQL audit rows ${pgRows} for ${answeredPostgres} answered evaluations ` +
+        `(${pgRows >= answeredPostgres ? "every answer audited" : "MISSING ROWS"})`,
+    );
+    if (pgRows < answeredPostgres) Deno.exitCode = 1;
+  }
 } finally {
   for (const target of targets) {
     target.process.kill("SIGTERM");
     await target.process.status;
   }
   await upstream.close();
+  if (pgDatabase) {
+    await pgAdmin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`));
+  }
   await Deno.remove(dir, { recursive: true });
 }

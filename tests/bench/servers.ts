@@ -8,6 +8,9 @@
  *                                             # a bare Hono route that commits one SQLite row per request
  *   deno run -A tests/bench/servers.ts answer JSON_PATH
  *                                             # a bare Hono route answering the JSON document in JSON_PATH
+ *   deno run -A tests/bench/servers.ts simple JSON_PATH
+ *                                             # an upstream simple index serving the PEP 691 page in
+ *                                             # JSON_PATH at /simple/{name}/ (ETag, 304)
  *
  * policyd itself runs as `cli/policyd.ts serve`, exactly as deployed. Each
  * prints `listening PORT` on stdout once it accepts connections.
@@ -61,13 +64,30 @@ function answerApp(path: string): Hono {
   return app;
 }
 
+/**
+ * An upstream simple index with one project page (PEP 691 JSON, as PyPI
+ * answers installers), revalidated with ETag: the index benchmark's upstream.
+ */
+function simpleApp(path: string): Hono {
+  const text = Deno.readTextFileSync(path);
+  const name = JSON.parse(text).name;
+  const etag = `"${text.length}"`;
+  const app = new Hono();
+  app.get(`/simple/${name}/`, (c) => {
+    if (c.req.header("if-none-match") === etag) return c.body(null, 304, { etag });
+    return c.body(text, 200, { "content-type": "application/vnd.pypi.simple.v1+json", etag });
+  });
+  return app;
+}
+
 if (import.meta.main) {
   const [kind, path] = Deno.args;
   if (kind === "bare") serve(bareApp());
   else if (kind === "insert" && path) serve(insertApp(path));
   else if (kind === "answer" && path) serve(answerApp(path));
+  else if (kind === "simple" && path) serve(simpleApp(path));
   else {
-    console.error("usage: servers.ts bare | insert DB_PATH | answer JSON_PATH");
+    console.error("usage: servers.ts bare | insert DB_PATH | answer JSON_PATH | simple JSON_PATH");
     Deno.exit(64);
   }
 }

@@ -214,6 +214,13 @@ Deno.test(".pre-commit-hooks.yaml declares the policy hook for manifests and loc
       "uv.lock",
       "poetry.lock",
       "pylock.toml",
+      "services/api/setup.cfg",
+      "setup.py",
+      "environment.yml",
+      "environment.yaml",
+      "Pipfile",
+      "tox.ini",
+      "pdm.lock",
     ]
   ) assert.ok(files.test(path), path);
   for (const path of ["README.md", "src/app.py", "pyproject.toml.bak", "package-lock.json"]) {

@@ -350,7 +350,7 @@ Deno.test("a client that aborts mid-body is an info-level client event, not a 50
   await withServer({ logLines: lines }, async (server) => {
     const conn = await rawRequest(
       server.url,
-      "POST /api/v1/evaluate/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      "POST /api/v1/evaluate/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
         'Content-Length: 100\r\n\r\n{"packages":',
     );
     await new Promise((r) => setTimeout(r, 100));
@@ -370,7 +370,7 @@ Deno.test("a body that does not arrive within REQUEST_READ_TIMEOUT_MS gets 408",
   await withServer({ env: { REQUEST_READ_TIMEOUT_MS: "200" } }, async (server) => {
     const conn = await rawRequest(
       server.url,
-      "POST /api/v1/evaluate/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+      "POST /api/v1/evaluate/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
         'Content-Length: 100\r\n\r\n{"packages":',
     );
     try {

@@ -29,8 +29,9 @@ Deno.test("malformed input gets a 4xx problem+json and never a 5xx", async (t) =
         400,
       ],
       [
-        "range instead of pin",
-        () => fetch(`${api}/evaluate?package=${encodeURIComponent("requests>=2")}`),
+        // A range alone is judged at the release it installs (issue 27); with a version too it is a 400.
+        "range and version",
+        () => fetch(`${api}/evaluate?package=${encodeURIComponent("requests>=2")}&version=2.0`),
         400,
       ],
       ["invalid version", () => fetch(`${api}/evaluate?package=requests&version=latest`), 400],

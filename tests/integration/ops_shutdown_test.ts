@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readExampleRegistry } from "../../src/registry/example.ts";
-import { REPO_ROOT } from "../helpers/cli.ts";
+import { spawnServe } from "../helpers/serve_process.ts";
 import { auditCount } from "../helpers/db.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
 
@@ -55,18 +55,7 @@ Deno.test("SIGTERM with evaluations in flight loses no audit row and exits 0", a
   upstream.pypi.latencyMs = 150;
   const dbPath = join(dir, "policyd.db");
   await Deno.writeTextFile(join(dir, "registry.yaml"), await readExampleRegistry());
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--unstable-cron",
-      "--config",
-      join(REPO_ROOT, "deno.json"),
-      join(REPO_ROOT, "cli/policyd.ts"),
-      "serve",
-      "--port",
-      "0",
-    ],
+  const child = spawnServe({
     cwd: dir,
     env: {
       POLICY_DB_PATH: dbPath,
@@ -79,11 +68,7 @@ Deno.test("SIGTERM with evaluations in flight loses no audit row and exits 0", a
       CVE_SCAN_SCHEDULE: "off",
       LOG_LEVEL: "warn",
     },
-    clearEnv: false,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  });
   const stderr = new Response(child.stderr).text();
   try {
     const [, url] = await waitForLine(child.stdout, /listening on (http:\/\/\S+)/, 60_000);

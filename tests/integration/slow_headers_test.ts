@@ -22,7 +22,9 @@ Deno.test("64 connections holding partial headers are closed; the server stays h
       Array.from({ length: 64 }, () => Deno.connect({ hostname: "127.0.0.1", port })),
     );
     for (const conn of slow) {
-      await conn.write(new TextEncoder().encode("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n"));
+      await conn.write(
+        new TextEncoder().encode("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
+      );
     }
     const closed = await Promise.all(slow.map((conn) => closedWithin(conn, 10_000)));
     for (const conn of slow) conn.close();

@@ -193,7 +193,7 @@ Deno.test(
   "reload after a registry merge",
   workflow(
     "Reload the registry after a pull request is merged",
-    "Deliver the git host's merge webhook (headers X-GitHub-Event: pull_request and X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the exact raw body bytes, keyed with REGISTRY_WEBHOOK_SECRET>) so policyd pulls the merged registry and reloads it atomically.",
+    "Deliver the git host's merge webhook (headers X-GitHub-Event: pull_request, a unique X-GitHub-Delivery id and X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the exact raw body bytes, keyed with REGISTRY_WEBHOOK_SECRET>) so policyd pulls the merged registry and reloads it atomically.",
     async () => {
       const root = await Deno.makeTempDir({ prefix: "policyd-wf-git-" });
       const example = await readExampleRegistry();
@@ -234,7 +234,11 @@ Deno.test(
         const signature = await signBody(secret, new TextEncoder().encode(JSON.stringify(payload)));
         const res = await client.post("/api/v1/registry/webhook", {
           json: payload,
-          headers: { "x-github-event": "pull_request", "x-hub-signature-256": signature },
+          headers: {
+            "x-github-event": "pull_request",
+            "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+            "x-hub-signature-256": signature,
+          },
         });
         equal(res.status, 200);
         const reload = res.json<{ reload: { ok: boolean; new_version: string } }>().reload;

@@ -10,8 +10,16 @@
 
 import { baseName, joinPath, parentDir } from "../os_path.ts";
 
-/** The kinds of manifest we read. */
-export type ManifestKind = "pyproject" | "requirements";
+/** The kinds of manifest we read (`script`: a `.py` file's PEP 723 block). */
+export type ManifestKind =
+  | "pyproject"
+  | "requirements"
+  | "setup.py"
+  | "setup.cfg"
+  | "Pipfile"
+  | "tox.ini"
+  | "environment.yml"
+  | "script";
 
 const REQUIREMENTS_NAME = /(requirements|constraints)[^/]*\.(txt|in)$/i;
 
@@ -20,6 +28,11 @@ export function manifestKind(path: string): ManifestKind | null {
   const name = baseName(path);
   if (name === "pyproject.toml") return "pyproject";
   if (REQUIREMENTS_NAME.test(name)) return "requirements";
+  if (name === "setup.py" || name === "setup.cfg" || name === "Pipfile" || name === "tox.ini") {
+    return name;
+  }
+  if (/^environment\.ya?ml$/.test(name)) return "environment.yml";
+  if (/\.py$/.test(name)) return "script";
   if (/\.(txt|in)$/i.test(name) && baseName(parentDir(path)) === "requirements") {
     return "requirements";
   }

@@ -22,6 +22,8 @@ const RELEVANT = new RegExp(
     // manifests and the gate's own files
     String.raw`requirements|constraints|pyproject|setup\.(py|cfg)|pipfile|tox\.ini`,
     String.raw`environment\.ya?ml|\.policy\.toml|hooks|\.claude|\.cursor|\.gemini|\.codex`,
+    // a PEP 723 block written into a Python file
+    String.raw`///\s*script`,
     // a program that is a command substitution (`$(…) install x`, a backquoted command)
     String.raw`(^|[;&|(]\s*)(\$\(|\x60)`,
     // index variables and the proposals API

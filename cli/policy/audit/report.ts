@@ -12,6 +12,7 @@ import type { EvaluationResult, PackageQuery } from "../api_client.ts";
 import { EXIT } from "../exit_codes.ts";
 import type { AuditedEntry, LoadedFile } from "../lockfiles/mod.ts";
 import { pinnedVersion } from "../pyproject.ts";
+import { rangeQuery } from "../range_query.ts";
 import type { FailOn } from "./options.ts";
 
 /** One package of the report. */
@@ -64,6 +65,10 @@ export interface AuditReport {
 /** The batch query an entry sends, or null when it is not evaluated. */
 export function queryOf(entry: AuditedEntry): PackageQuery | null {
   if (entry.local || !isValidName(entry.name)) return null;
+  if (entry.version === null && entry.specifier) {
+    const query = rangeQuery(entry.name, entry.specifier);
+    if (query.package !== entry.name) return query; // a range, judged by the server
+  }
   const version = entry.version ?? (entry.specifier ? pinnedVersion(entry.specifier) : null);
   return { package: entry.name, version: version && validVersion(version) ? version : null };
 }
@@ -102,7 +107,7 @@ export function buildReport(
     const row: AuditRow = {
       package: entry.name,
       version: entry.version,
-      evaluated_version: query?.version ?? null,
+      evaluated_version: evaluation?.version ?? query?.version ?? null,
       pinned: entry.pinned,
       specifier: entry.specifier,
       source: entry.source,

@@ -2,14 +2,19 @@ import assert from "node:assert/strict";
 import { auditedEntry, evaluation, loadedFile } from "./_rows.ts";
 import { auditExitCode, buildReport, distinctQueries, queryOf } from "./report.ts";
 
-Deno.test("queries: pins as is, ranges by lower bound, sources by name, local paths not at all", () => {
+Deno.test("queries: pins as is, ranges with the name (the server judges them), sources by name, local paths not at all", () => {
   assert.deepEqual(queryOf(auditedEntry({ name: "a", version: "1.0", pinned: true })), {
     package: "a",
     version: "1.0",
   });
   assert.deepEqual(queryOf(auditedEntry({ name: "b", specifier: ">=2.1,<3" })), {
-    package: "b",
-    version: "2.1",
+    package: "b>=2.1,<3",
+    version: null,
+  });
+  // Poetry's caret is no PEP 440 range: its lower bound, as before.
+  assert.deepEqual(queryOf(auditedEntry({ name: "p", specifier: "^1.2" })), {
+    package: "p",
+    version: "1.2",
   });
   assert.deepEqual(queryOf(auditedEntry({ name: "c", source: "git+https://x/c.git" })), {
     package: "c",
@@ -54,7 +59,7 @@ Deno.test("the report joins evaluations back to every entry and counts them", ()
       replacement: "cryptography",
       cves: [{ id: "CVE-2013-7459" }],
     }),
-    evaluation("left-pad", "PROVISIONALLY_ALLOWED"),
+    { ...evaluation("left-pad", "PROVISIONALLY_ALLOWED"), version: "1.3.0" },
   ]);
   assert.deepEqual(
     report.results.map((r) => [
@@ -69,7 +74,7 @@ Deno.test("the report joins evaluations back to every entry and counts them", ()
     [
       ["requests", "2.31.0", "2.31.0", "ALLOWED", "requirements.txt", 1, true],
       ["pycrypto", "2.6.1", "2.6.1", "DENIED", "requirements.txt", 2, false],
-      ["left-pad", null, "1.0", "PROVISIONALLY_ALLOWED", "requirements.txt", 3, true],
+      ["left-pad", null, "1.3.0", "PROVISIONALLY_ALLOWED", "requirements.txt", 3, true],
       ["local", null, null, null, "requirements.txt", 4, true],
       ["requests", "2.31.0", "2.31.0", "ALLOWED", "b.txt", 9, true],
     ],

@@ -14,6 +14,7 @@ import { clientFromConfig } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import type { Io } from "../io.ts";
 import { discoverFiles, type LoadedFile, loadLockFile } from "../lockfiles/mod.ts";
+import { prepareReaders } from "../lockfiles/manifest_readers.ts";
 import type { AuditFormat, FailOn } from "../audit/options.ts";
 import { auditExitCode, buildReport, distinctQueries } from "../audit/report.ts";
 import { renderSarif } from "../audit/sarif.ts";
@@ -52,11 +53,21 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
     const rel = relative(io.cwd, path) || ".";
     return sep === "/" ? rel : rel.split(sep).join("/");
   };
-  const ctx = { read: (p: string) => Deno.readTextFileSync(p), label, root: config.root };
+  const ctx = {
+    read: (p: string) => Deno.readTextFileSync(p),
+    label,
+    root: config.root,
+    env: io.env,
+  };
   const paths = options.files?.length
     ? options.files.map((f) => resolve(io.cwd, f))
     : discoverFiles(config.root);
+  await prepareReaders(paths);
   const files: LoadedFile[] = paths.map((path) => loadLockFile(path, ctx));
+  // A line or part a reader could not read is named; everything else is still audited.
+  for (const warning of files.flatMap((f) => f.warnings ?? [])) {
+    io.stderr(`policy: warning: ${warning}; not audited\n`);
+  }
   const seen = new Set<string>();
   const entries = files.flatMap((f) => f.entries).filter((e) => {
     const key = `${e.file}\u0000${e.line}\u0000${e.name}\u0000${e.version ?? ""}`;

@@ -27,6 +27,7 @@ import { installAgentHooks } from "../install/agent_hooks.ts";
 import { installMcpServer } from "../install/mcp_config.ts";
 import { installClaudeMd } from "../install/claude_md.ts";
 import type { Agent } from "../agents/names.ts";
+import { installIndexConfig, policyIndexUrl } from "../install/index_config.ts";
 
 /** How init names each agent in its report. */
 export const AGENT_LABELS: Record<Agent, string> = {
@@ -56,6 +57,8 @@ export interface InitOptions {
    */
   precommitFramework?: boolean;
   claudeMd: boolean;
+  /** Point the project's installers (uv, Poetry, PDM, pip) at the policy index. */
+  index?: boolean;
 }
 
 function readText(path: string): string | null {
@@ -154,6 +157,7 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     const [path, written] = installClaudeMd(root, config.project, config.server_url);
     report(io, "CLAUDE.md section", path, written);
   }
+  if (options.index) indexConfig(root, config, io);
   if (!portable) {
     const meanwhile = agents.includes("claude")
       ? "Until then only Claude Code is gated on this machine, through .claude/settings.local.json"
@@ -165,6 +169,27 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
     );
   }
   return EXIT.OK;
+}
+
+/** `--index`: the installers' configuration and the line to export for pip. */
+function indexConfig(
+  root: string,
+  config: { project: string; server_url?: string | null; mode?: string },
+  io: Io,
+): void {
+  const url = policyIndexUrl(config.server_url ?? DEFAULT_SERVER_URL, config.project);
+  for (const step of installIndexConfig(root, url)) {
+    if (step.written || !step.note?.startsWith("no ")) {
+      report(io, step.what, step.path, step.written, step.note);
+    } else io.stdout(`skipped   ${step.what}: ${step.note}\n`);
+  }
+  io.stdout(`export    PIP_INDEX_URL=${url}\n`);
+  if (config.mode === "org") {
+    io.stdout(
+      "note      org mode: installers authenticate with HTTP Basic, your API token as the " +
+        "password (keyring, or user:token@ in PIP_INDEX_URL); no credential was written\n",
+    );
+  }
 }
 
 /**

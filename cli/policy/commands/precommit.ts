@@ -26,9 +26,12 @@ export interface PrecommitCommandOptions {
 async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChange[]> {
   const changes: ManifestChange[] = [];
   for (const path of await stagedPaths(cwd, all)) {
-    if (manifestKind(path) === null) continue;
+    const kind = manifestKind(path);
+    if (kind === null) continue;
     const after = await fileAt(cwd, "", path);
     if (after === null) continue;
+    // A .py file is a manifest only through a PEP 723 block; without one nothing is added.
+    if (kind === "script" && !after.includes("# /// script")) continue;
     changes.push({ path, before: all ? null : await fileAt(cwd, "HEAD", path), after });
   }
   return changes;

@@ -17,6 +17,7 @@ import { git, gitHooksDir } from "../git.ts";
 import { frameworkHookActive, frameworkHookConfigured } from "../install/precommit_framework.ts";
 import { precommitInstalled } from "../install/precommit.ts";
 import { claudeHooksInstalled } from "../install/claude_settings.ts";
+import { indexSection } from "../index_status.ts";
 
 /** Options of `status`. */
 export interface StatusOptions {
@@ -65,6 +66,7 @@ export async function status(options: StatusOptions, io: Io): Promise<number> {
     claudeHooksInstalled: claudeHooksInstalled(config.root),
     dependencies: readDeps(config.root),
   });
+  sections.push(indexSection(config.root, config.server_url ?? DEFAULT_SERVER_URL, io.env));
   io.stdout(options.json ? JSON.stringify({ sections }, null, 2) + "\n" : renderStatus(sections));
   return EXIT.OK;
 }

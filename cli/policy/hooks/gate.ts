@@ -13,7 +13,7 @@ import { provisionalSentence, requestCommand } from "../messages.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { isProtectedPath, protectedMessage } from "../agents/protected.ts";
 import { lazyImport } from "../lazy_import.ts";
-import type { ToolAction } from "../agents/payload.ts";
+import type { FileChange, ToolAction } from "../agents/payload.ts";
 import type { CommandFindings, Wanted } from "./gate_readers.ts";
 import { approvalMessage, denialMessage, unreadableMessage } from "./gate_messages.ts";
 import { foreignIndexMessage, isPolicyIndex, usesPolicyIndex } from "./gate_index.ts";
@@ -46,8 +46,13 @@ export function unavailableMessage(config: ResolvedConfig, error: ClientError): 
   const what = error instanceof ServerUnreachable
     ? `the policy server is unreachable at ${config.server_url}`
     : `the policy server at ${config.server_url} could not answer (${error.message})`;
+  // The cached registry may already have denied some packages (api_client.ts, offline rules).
+  const offline = error instanceof ServerUnreachable
+    ? /decided offline from registry version .*$/.exec(error.detail)?.[0]
+    : undefined;
   return `Dependency policy could not be checked: ${what}. fail_open is false for this ` +
-    `project (.policy.toml), so dependency changes are blocked until the server answers.`;
+    `project (.policy.toml), so dependency changes are blocked until the server answers.` +
+    (offline ? ` Registry rules ${offline}.` : "");
 }
 
 /** Outcome of one batch evaluation. */
@@ -65,7 +70,8 @@ export async function evaluateWanted(
   try {
     if (deps.client instanceof ClientError) throw deps.client;
     const results = await deps.client.evaluateBatch(wanted);
-    return results.some((r) => r.transport_error)
+    // Unchecked (fail-open) results say nothing, unless a rule decided offline denies.
+    return results.some((r) => r.transport_error) && !results.some((r) => r.verdict === "DENIED")
       ? { kind: "silent" }
       : { kind: "results", results };
   } catch (error) {
@@ -94,6 +100,20 @@ function preliminary(
 }
 
 /**
+ * Whether a file change can add a dependency: a manifest, or a `.py` file
+ * whose text (before, after or inserted) holds a PEP 723 `# /// script`
+ * block; any other Python file is not read further.
+ */
+function touchesManifest(change: FileChange, deps: GateDeps): boolean {
+  const kind = manifestKind(change.path);
+  if (kind !== "script") return kind !== null;
+  const current = deps.readFile(change.readFrom ?? change.path);
+  return [current, change.after(current), change.inserted?.added].some((text) =>
+    text?.includes("# /// script") ?? false
+  );
+}
+
+/**
  * Decides on one tool call. Null when it neither installs packages, writes a manifest nor
  * touches the gate (no server call); `["deny", reason]` when it changes the gate's own files,
  * approves, routes around the policy index, adds a DENIED package, cannot be read under
@@ -112,16 +132,19 @@ export async function gateAction(
       .filter((p) => p && isProtectedPath(p));
     if (guarded.length) return ["deny", clip(protectedMessage(guarded))];
     // Neither a shell command nor a manifest edit: nothing to parse, nothing to load.
-    if (!action.changes.some((c) => manifestKind(c.path) !== null)) return null;
+    if (!action.changes.some((c) => touchesManifest(c, deps))) return null;
   }
   let wanted: Wanted;
   let loose = new Set<string>();
   let problems: string[] = [];
   let subject: string;
   let doing: string;
-  const { addedByCommand, addedByFiles } = await lazyImport<
+  const { addedByCommand, addedByFiles, prepareReaders, queriesOf } = await lazyImport<
     typeof import("./gate_readers.ts")
   >(new URL("./gate_readers.ts", import.meta.url));
+  await prepareReaders(
+    action.kind === "shell" ? [action.command] : action.changes.map((c) => c.path),
+  );
   if (action.kind === "shell") {
     const found = addedByCommand(action.command, action.cwd ?? cwd, deps);
     if (found === null) return null;
@@ -135,6 +158,7 @@ export async function gateAction(
     if (found === null) return null;
     wanted = found.wanted;
     loose = found.loose;
+    problems = found.problems ?? [];
     subject = `This edit of ${[...new Set(found.files)].join(", ")}`;
     doing = `adding it to ${found.files[0]}`;
   }
@@ -148,7 +172,7 @@ export async function gateAction(
   const outcome = await evaluateWanted(
     deps,
     config,
-    [...wanted].map(([name, w]) => ({ package: name, version: w.version })),
+    queriesOf(wanted),
   );
   if (outcome.kind === "silent") return quiet;
   if (outcome.kind === "unavailable") {

@@ -10,15 +10,23 @@
 import { basename } from "node:path";
 import { diffDependencies, pinnedVersion } from "../pyproject.ts";
 import type { Dependencies } from "../pyproject.ts";
-import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
+import {
+  manifestDependencies,
+  type ManifestKind,
+  manifestKind,
+  manifestReading,
+} from "../agents/manifests.ts";
 import { readCommand } from "../agents/shell.ts";
 import type { ToolAction } from "../agents/payload.ts";
 import type { GateDeps } from "./gate.ts";
+import { exactVersion, type RangeQuery, rangeQuery } from "../range_query.ts";
+
+export { prepareReaders } from "../lockfiles/manifest_readers.ts";
 
 /** A package the action adds: normalised name → spec as written. */
 export type Wanted = Map<string, { spec: string; version: string | null }>;
 
-function safeDeps(kind: "pyproject" | "requirements", text: string | null): Dependencies | null {
+function safeDeps(kind: ManifestKind, text: string | null): Dependencies | null {
   if (text === null) return new Map();
   try {
     return manifestDependencies(kind, text);
@@ -31,10 +39,11 @@ function safeDeps(kind: "pyproject" | "requirements", text: string | null): Depe
 export function addedByFiles(
   action: Extract<ToolAction, { kind: "files" }>,
   deps: GateDeps,
-): { wanted: Wanted; files: string[]; loose: Set<string> } | null {
+): { wanted: Wanted; files: string[]; loose: Set<string>; problems: string[] } | null {
   const wanted: Wanted = new Map();
   const loose = new Set<string>();
   const files: string[] = [];
+  const problems: string[] = [];
   for (const change of action.changes) {
     const kind = manifestKind(change.path);
     if (kind === null) continue;
@@ -51,15 +60,54 @@ export function addedByFiles(
       }
       continue;
     }
-    const afterDeps = safeDeps(kind, after);
-    if (afterDeps === null) continue;
     const before = change.readFrom ? deps.readFile(change.path) : current;
+    const reading = readAfter(kind, after, basename(change.path), before);
+    if (typeof reading === "string") {
+      problems.push(reading);
+      continue;
+    }
+    problems.push(...reading.problems);
+    const afterDeps = reading.packages;
     const [added] = diffDependencies(safeDeps(kind, before) ?? new Map(), afterDeps);
     for (const [name, spec] of added) {
       if (!wanted.has(name)) wanted.set(name, { spec, version: pinnedVersion(spec) });
     }
   }
-  return files.length ? { wanted, files, loose } : null;
+  return files.length ? { wanted, files, loose, problems } : null;
+}
+
+/** A warning without its line number, to tell the ones an edit adds from those already there. */
+const withoutLine = (warning: string) => warning.replace(/ line \d+: /, ": ");
+
+/**
+ * The dependencies of a manifest's text after an edit, with the parts the
+ * edit made unreadable (warnings the text before did not have); a string
+ * when the whole file cannot be read.
+ */
+function readAfter(
+  kind: ManifestKind,
+  after: string,
+  file: string,
+  before: string | null,
+): { packages: Dependencies; problems: string[] } | string {
+  let reading;
+  try {
+    reading = manifestReading(kind, after, file);
+  } catch (error) {
+    return `${file} cannot be read: ${(error as Error).message}`;
+  }
+  let old = new Set<string>();
+  try {
+    if (before !== null) {
+      old = new Set(manifestReading(kind, before, file).warnings.map(withoutLine));
+    }
+  } catch {
+    // the text before did not parse: every warning is new
+  }
+  return {
+    packages: reading.packages,
+    problems: reading.warnings.filter((w) => !old.has(withoutLine(w))),
+  };
 }
 
 /** A quoted PEP 508 string alone on a line (a TOML array item), or an item inside `[...]`. */
@@ -72,7 +120,7 @@ const QUOTED_ITEM =
  * requirements file, quoted array items of a pyproject.toml.
  */
 export function insertedRequirements(
-  kind: "pyproject" | "requirements",
+  kind: ManifestKind,
   inserted: { added: string; removed: string },
   current: string | null,
 ): Dependencies {
@@ -82,6 +130,16 @@ export function insertedRequirements(
   let found: Dependencies;
   if (kind === "requirements") {
     found = manifestDependencies("requirements", fresh.join("\n"));
+  } else if (kind !== "pyproject") {
+    // setup.py, setup.cfg, Pipfile, …: the inserted lines read as that kind, else as requirements.
+    found = safeDeps(kind, fresh.join("\n")) ?? new Map();
+    for (const line of fresh) {
+      const item = QUOTED_ITEM.exec(line);
+      if (!item) continue;
+      for (const [name, spec] of manifestDependencies("requirements", item[1])) {
+        if (!found.has(name)) found.set(name, spec);
+      }
+    }
   } else {
     found = new Map();
     // A sketch of the whole file (VS Code's insert_edit_into_file) parses as TOML: its
@@ -142,6 +200,7 @@ export function addedByCommand(
   if (reading.changes.length) {
     const written = addedByFiles({ kind: "files", changes: reading.changes }, deps);
     files = written?.files ?? [];
+    reading.problems.push(...(written?.problems ?? []));
     for (const [name, w] of written?.wanted ?? []) if (!wanted.has(name)) wanted.set(name, w);
   }
   const findings = { wanted, loose, files, ...reading };
@@ -149,4 +208,9 @@ export function addedByCommand(
     reading.indexes.length || reading.approvals.length || reading.disables.length ||
     reading.problems.length;
   return relevant ? findings : null;
+}
+
+/** The batch queries of what an action adds; a range goes as written, judged at the release it installs. */
+export function queriesOf(wanted: Wanted): RangeQuery[] {
+  return [...wanted].map(([name, w]) => rangeQuery(name, w.spec, exactVersion(w.spec, w.version)));
 }

@@ -9,9 +9,11 @@
 
 import type { ApiClient, EvaluationResult } from "../api_client.ts";
 import { ClientError } from "../exit_codes.ts";
-import { diffDependencies, pinnedVersion } from "../pyproject.ts";
+import { diffDependencies } from "../pyproject.ts";
+import { rangeQuery } from "../range_query.ts";
+import { prepareReaders } from "../lockfiles/manifest_readers.ts";
 import type { Dependencies } from "../pyproject.ts";
-import { manifestDependencies, manifestKind } from "../agents/manifests.ts";
+import { manifestDependencies, manifestKind, manifestReading } from "../agents/manifests.ts";
 import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
 
 /** Prefix of the machine-readable stderr line. */
@@ -81,13 +83,45 @@ function deniedItem(r: EvaluationResult) {
  * reason when the server cannot be used.
  */
 export async function runPrecommit(options: PrecommitOptions): Promise<PrecommitResult> {
+  await prepareReaders(options.manifests.map((m) => m.path));
+  const result = await decide(options);
+  // Lines the staged change made unreadable are named after the explanation (the structured
+  // line stays last); the readable ones were checked.
+  const notes = unreadableParts(options.manifests)
+    .map((w) => `policy precommit: warning: ${w}; not checked\n`).join("");
+  const at = result.stderr.lastIndexOf(DENIED_MARKER);
+  const stderr = at < 0
+    ? result.stderr + notes
+    : result.stderr.slice(0, at) + notes + result.stderr.slice(at);
+  return { ...result, stderr };
+}
+
+/** Warnings (`FILE line N: …`) the staged manifests have that HEAD's versions did not. */
+export function unreadableParts(manifests: ManifestChange[]): string[] {
+  const strip = (w: string) => w.replace(/ line \d+: /, ": ");
+  const out: string[] = [];
+  for (const m of manifests) {
+    const kind = manifestKind(m.path);
+    if (kind === null) continue;
+    try {
+      const before = new Set(
+        m.before === null ? [] : manifestReading(kind, m.before, m.path).warnings.map(strip),
+      );
+      out.push(
+        ...manifestReading(kind, m.after, m.path).warnings.filter((w) => !before.has(strip(w))),
+      );
+    } catch {
+      // an unparsable file is reported by addedDependencies
+    }
+  }
+  return out;
+}
+
+async function decide(options: PrecommitOptions): Promise<PrecommitResult> {
   const deps = addedDependencies(options.manifests);
   if (typeof deps === "string") return { code: 1, stderr: `${deps}\n` };
   if (deps.size === 0) return { code: 0, stderr: "" };
-  const queries = [...deps].map(([name, spec]) => ({
-    package: name,
-    version: pinnedVersion(spec),
-  }));
+  const queries = [...deps].map(([name, spec]) => rangeQuery(name, spec));
   let results: EvaluationResult[];
   try {
     if (options.client instanceof ClientError) throw options.client;
@@ -96,7 +130,8 @@ export async function runPrecommit(options: PrecommitOptions): Promise<Precommit
     if (!(error instanceof ClientError)) throw error;
     return { code: 1, stderr: `policy precommit: commit blocked: ${error.message}\n` };
   }
-  if (results.some((r) => r.transport_error)) {
+  // Unchecked (fail-open) results pass, unless a rule decided offline denies.
+  if (results.some((r) => r.transport_error) && !results.some((r) => r.verdict === "DENIED")) {
     return {
       code: 0,
       stderr: `policy precommit: warning: dependencies not checked, the policyd server is ` +

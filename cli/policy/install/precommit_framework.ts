@@ -18,7 +18,7 @@ export const FRAMEWORK_CONFIG = ".pre-commit-config.yaml";
 
 /** The files that trigger the hook: the same as the published `.pre-commit-hooks.yaml`. */
 export const HOOK_FILES = String
-  .raw`(^|/)(pyproject\.toml|[^/]*(requirements|constraints)[^/]*\.(txt|in)|requirements/[^/]*\.(txt|in)|uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|pylock(\.[^/]+)?\.toml)$`;
+  .raw`(^|/)(pyproject\.toml|setup\.py|setup\.cfg|Pipfile|tox\.ini|environment\.ya?ml|[^/]*(requirements|constraints)[^/]*\.(txt|in)|requirements/[^/]*\.(txt|in)|uv\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|pylock(\.[^/]+)?\.toml)$`;
 
 /** The hook's `id`, as in the published `.pre-commit-hooks.yaml`. */
 export const HOOK_ID = "policy";

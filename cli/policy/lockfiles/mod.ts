@@ -9,6 +9,9 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { ClientError } from "../exit_codes.ts";
 import { manifestDirectNames, pyprojectName } from "./manifest.ts";
+import { declaredEntry } from "./declared.ts";
+import { manifestFormatByName, readManifest } from "./manifest_readers.ts";
+import { parsePdmLock } from "./pdm.ts";
 import { parsePipfileLock } from "./pipfile.ts";
 import { parsePoetryLock } from "./poetry.ts";
 import { parsePylock } from "./pylock.ts";
@@ -32,6 +35,8 @@ export interface LoadedFile {
   /** The companion manifest that told direct dependencies, as shown, or null. */
   manifest: string | null;
   entries: AuditedEntry[];
+  /** `FILE line N: …` for each part that could not be read (the rest was audited). */
+  warnings?: string[];
 }
 
 /** File access of the loader (tests pass the real file system too). */
@@ -41,6 +46,8 @@ export interface LoadContext {
   label: (path: string) => string;
   /** Project root. */
   root: string;
+  /** Environment variables for `${VAR}` in requirements files. */
+  env?: (name: string) => string | undefined;
 }
 
 const PYLOCK_NAME = /^pylock\.(?:[^.]+\.)?toml$/;
@@ -52,9 +59,9 @@ export function formatByName(path: string): LockFormat | null {
   if (name === "poetry.lock") return "poetry.lock";
   if (PYLOCK_NAME.test(name)) return "pylock.toml";
   if (name === "Pipfile.lock") return "Pipfile.lock";
-  if (name === "pyproject.toml") return "pyproject.toml";
+  if (name === "pdm.lock") return "pdm.lock";
   if (/\.(?:txt|in)$/i.test(name)) return "requirements";
-  return null;
+  return manifestFormatByName(name);
 }
 
 /** The format of a file whose name says nothing, from its content. */
@@ -73,7 +80,9 @@ export function formatByContent(source: string): LockFormat {
   }
   if ("lock-version" in doc && Array.isArray(doc.packages)) return "pylock.toml";
   if (Array.isArray(doc.package)) {
-    return "content-hash" in table(doc.metadata) ? "poetry.lock" : "uv.lock";
+    const metadata = table(doc.metadata);
+    if ("lock_version" in metadata || "content_hash" in metadata) return "pdm.lock";
+    return "content-hash" in metadata ? "poetry.lock" : "uv.lock";
   }
   if (isTable(doc.project) || isTable(doc.tool)) return "pyproject.toml";
   return "requirements";
@@ -96,29 +105,34 @@ function listDir(dir: string): string[] {
   }
 }
 
+/** Manifests audited when a project has no lock or requirements file. */
+const MANIFESTS = ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile", "environment.yml"];
+
 /**
  * Files to audit in a project root: uv.lock, poetry.lock, pylock.toml /
- * pylock.*.toml, Pipfile.lock, requirements*.txt and requirements/*.txt;
- * pyproject.toml only when none of these exists (beside a lock file it is
- * the companion manifest, not an input).
+ * pylock.*.toml, Pipfile.lock, pdm.lock, requirements*.txt and
+ * requirements/*.txt; the manifests (pyproject.toml, setup.py, setup.cfg,
+ * Pipfile, environment.yml) only when none of these exists (beside a lock
+ * file a manifest is the companion, not an input).
  */
 export function discoverFiles(root: string): string[] {
   const found: string[] = [];
   for (const name of listDir(root)) {
     if (
       name === "uv.lock" || name === "poetry.lock" || PYLOCK_NAME.test(name) ||
-      name === "Pipfile.lock" || /^requirements.*\.txt$/.test(name)
+      name === "Pipfile.lock" || name === "pdm.lock" || /^requirements.*\.txt$/.test(name)
     ) found.push(join(root, name));
   }
   for (const name of listDir(join(root, "requirements"))) {
     if (name.endsWith(".txt")) found.push(join(root, "requirements", name));
   }
   if (found.length) return found;
-  const pyproject = join(root, "pyproject.toml");
-  if (isFile(pyproject)) return [pyproject];
+  const manifests = MANIFESTS.map((name) => join(root, name)).filter(isFile);
+  if (manifests.length) return manifests;
   throw new ClientError(
     "no_input",
-    `No pyproject.toml, lock file or requirements file in ${root}`,
+    `No pyproject.toml, lock file or requirements file in ${root} ` +
+      `(nor ${MANIFESTS.slice(1).join(", ")})`,
   );
 }
 
@@ -133,10 +147,20 @@ function parseAs(format: LockFormat, path: string, source: string, ctx: LoadCont
       return parsePylock(source, file);
     case "Pipfile.lock":
       return parsePipfileLock(source, file);
+    case "pdm.lock":
+      return parsePdmLock(source, file);
     case "pyproject.toml":
       return parsePyprojectInput(source, file);
     case "requirements":
       return parseRequirements(path, source, ctx);
+    default: {
+      const read = readManifest(format, source, file);
+      return {
+        entries: read.declared.map((d) => declaredEntry(d, file)),
+        rootDirect: null,
+        warnings: read.warnings,
+      };
+    }
   }
 }
 
@@ -151,7 +175,7 @@ function companion(format: LockFormat, path: string, ctx: LoadContext): Companio
   let candidate: string;
   if (format === "Pipfile.lock") candidate = join(dir, "Pipfile");
   else if (format === "requirements") candidate = path.replace(/\.txt$/i, ".in");
-  else if (format === "pyproject.toml") return null;
+  else if (!["uv.lock", "poetry.lock", "pylock.toml", "pdm.lock"].includes(format)) return null;
   else candidate = join(dir, "pyproject.toml");
   if (candidate === path || !isFile(candidate)) return null;
   const source = ctx.read(candidate);
@@ -185,5 +209,11 @@ export function loadLockFile(path: string, ctx: LoadContext): LoadedFile {
         ? manifest.names.has(e.name)
         : e.direct ?? parsed.rootDirect?.has(e.name) ?? false,
     }));
-  return { file: ctx.label(abs), format, manifest: manifest?.path ?? null, entries };
+  return {
+    file: ctx.label(abs),
+    format,
+    manifest: manifest?.path ?? null,
+    entries,
+    warnings: parsed.warnings ?? [],
+  };
 }

@@ -9,27 +9,14 @@
  * @module
  */
 
-import { normalizeName } from "../../../src/core/names.ts";
-import { arrayTableLines, lineContaining } from "./locate.ts";
+import { lockPackages } from "./lock_packages.ts";
 import { entry, type LockEntry, type ParsedLock } from "./types.ts";
-import { readToml, table, tables, text } from "./values.ts";
+import { table, text } from "./values.ts";
 
 /** Parses poetry.lock text; `file` names it in entries and errors. */
 export function parsePoetryLock(source: string, file: string): ParsedLock {
-  const doc = readToml(source, file);
-  const packages = tables(doc.package);
-  const lines = arrayTableLines(source, "package", packages.length);
   const entries: LockEntry[] = [];
-  packages.forEach((pkg, i) => {
-    const raw = text(pkg.name);
-    if (raw === null) return;
-    const version = text(pkg.version);
-    const at = {
-      name: normalizeName(raw),
-      file,
-      line: lines?.[i] ?? lineContaining(source, `name = "${raw}"`),
-      version,
-    };
+  for (const { pkg, at } of lockPackages(source, file)) {
     const src = table(pkg.source);
     const type = text(src.type);
     const url = text(src.url);
@@ -41,8 +28,8 @@ export function parsePoetryLock(source: string, file: string): ParsedLock {
     } else if (type === "directory" || type === "file") {
       entries.push(entry({ ...at, source: `path ${url ?? "?"}`, local: true }));
     } else {
-      entries.push(entry({ ...at, pinned: version !== null }));
+      entries.push(entry({ ...at, pinned: at.version !== null }));
     }
-  });
+  }
   return { entries, rootDirect: null };
 }

@@ -35,6 +35,8 @@ export interface RequirementsContext {
   label: (path: string) => string;
   /** Project root: a local path requirement pointing here is the project itself. */
   root: string;
+  /** Environment variables for `${VAR}` (pip expands them); none when absent. */
+  env?: (name: string) => string | undefined;
 }
 
 interface LogicalLine {
@@ -141,6 +143,10 @@ function exactPin(specs: Array<{ operator: string; version: string }>): string |
 interface Walk {
   ctx: RequirementsContext;
   entries: LockEntry[];
+  /** `FILE line N: …` for every line that could not be read. */
+  warnings: string[];
+  /** The `-r`/`-c` targets as written, in order. */
+  included: string[];
   constraints: Map<string, LockEntry>;
   seen: Set<string>;
 }
@@ -149,15 +155,23 @@ function lineError(label: string, line: number, detail: string): ClientError {
   return new ClientError("bad_input", `Cannot parse ${label} line ${line}: ${detail}`);
 }
 
-function readIncluded(walk: Walk, path: string, from: string, line: number): string {
+function readIncluded(walk: Walk, path: string, from: string, line: number): string | null {
   try {
     return walk.ctx.read(path);
   } catch {
-    throw new ClientError(
-      "no_input",
-      `Cannot read ${walk.ctx.label(path)} (included from ${from} line ${line})`,
-    );
+    walk.warnings.push(`${from} line ${line}: cannot read ${walk.ctx.label(path)}`);
+    return null;
   }
+}
+
+const ENV_VAR = /\$\{([A-Z0-9_]+)\}/g;
+
+/** pip's `expand_env_variables`: `${NAME}` (upper case, digits, `_`) from the environment, else kept. */
+export function expandVariables(
+  text: string,
+  env: ((name: string) => string | undefined) | undefined,
+): string {
+  return env ? text.replace(ENV_VAR, (whole, name) => env(name) ?? whole) : text;
 }
 
 /** One requirement spec (after options were cut off) → an entry, or null for the project itself. */
@@ -175,6 +189,8 @@ function specEntry(
     const path = local ? resolve(dir, target.replace(/^file:(\/\/)?/, "").split("#")[0]) : null;
     if (path !== null && resolve(path) === resolve(walk.ctx.root)) return null;
     const { name, version } = urlTarget(target);
+    // A local directory without a name (`-e .` outside the root) is a project, not a package.
+    if (local && (!name || !/^[A-Za-z0-9]/.test(name))) return null;
     if (!name) throw lineError(at.file, at.line, `no package name in ${target} (add #egg=NAME)`);
     return entry({
       ...at,
@@ -242,24 +258,34 @@ function walkFile(walk: Walk, path: string, source: string, constraintsOnly: boo
       continue;
     }
     collecting = null;
-    const line = logical.text.replace(INLINE_COMMENT, "").trim();
+    const line = expandVariables(logical.text.replace(INLINE_COMMENT, ""), walk.ctx.env).trim();
     if (!line) continue;
     const at = { file, line: logical.line };
     const include = optionValue(line, "-r", "--requirement");
     const constraint = optionValue(line, "-c", "--constraint");
     if (include !== null || constraint !== null) {
+      walk.included.push((include ?? constraint)!);
       const target = resolve(dir, (include ?? constraint)!);
       if (walk.seen.has(target)) continue;
       walk.seen.add(target);
       const text = readIncluded(walk, target, file, logical.line);
-      walkFile(walk, target, text, constraintsOnly || constraint !== null);
+      if (text !== null) walkFile(walk, target, text, constraintsOnly || constraint !== null);
       continue;
     }
     const editable = optionValue(line, "-e", "--editable");
     if (editable === null && line.startsWith("-")) continue; // a global option (-i, --pre, …)
     const spec = (editable ?? line).split(OPTION_START)[0].trim();
-    const found = specEntry(walk, spec, at, dir);
+    let found: LockEntry | null;
+    try {
+      found = specEntry(walk, spec, at, dir);
+    } catch (error) {
+      // One line pip could not read either is skipped with a warning; the rest is audited.
+      if (!(error instanceof ClientError)) throw error;
+      walk.warnings.push(error.message.replace(/^Cannot parse (.+) line (\d+): /, "$1 line $2: "));
+      continue;
+    }
     if (found === null) continue;
+    found.requirement = spec;
     if (constraintsOnly) {
       if (found.pinned && !walk.constraints.has(found.name)) {
         walk.constraints.set(found.name, found);
@@ -283,13 +309,20 @@ export function parseRequirements(
   source: string,
   ctx: RequirementsContext,
 ): ParsedLock {
-  const walk: Walk = { ctx, entries: [], constraints: new Map(), seen: new Set([resolve(path)]) };
+  const walk: Walk = {
+    ctx,
+    entries: [],
+    warnings: [],
+    included: [],
+    constraints: new Map(),
+    seen: new Set([resolve(path)]),
+  };
   walkFile(walk, resolve(path), source, false);
   const entries = walk.entries.map((e) => {
     const pin = e.pinned || e.source !== null ? undefined : walk.constraints.get(e.name);
     return pin ? { ...e, version: pin.version, pinned: true, file: pin.file, line: pin.line } : e;
   });
-  return { entries, rootDirect: null };
+  return { entries, rootDirect: null, warnings: walk.warnings, included: walk.included };
 }
 
 /** Names a requirements file asks for (its own lines and `-r` includes), for `.in` companions. */

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { exitCodeFor } from "../exit_codes.ts";
 import { diskContext, fixture, LOCKFILES, memoryContext } from "./_fixtures.ts";
 import { logicalLines, parseRequirements } from "./requirements.ts";
 
@@ -84,22 +83,46 @@ Deno.test("-r includes resolve against the including file; -c pins unpinned requ
   );
 });
 
-Deno.test("an include cycle is read once; a missing include names both files", () => {
+function parseAll(text: string, extra: Record<string, string> = {}, env?: Record<string, string>) {
+  const ctx = {
+    ...memoryContext({ "/proj/requirements.txt": text, ...extra }),
+    env: (n: string) => env?.[n],
+  };
+  return parseRequirements("/proj/requirements.txt", text, ctx);
+}
+
+Deno.test("an include cycle is read once; a missing include or constraint file is a warning", () => {
   const entries = parse("-r a.txt\nx==1\n", { "/proj/a.txt": "-r requirements.txt\ny==2\n" });
   assert.deepEqual(entries.map((e) => e.name).sort(), ["x", "y"]);
-  assert.throws(() => parse("\n-r missing.txt\n"), (e: Error) => {
-    assert.equal(e.message, "Cannot read missing.txt (included from requirements.txt line 2)");
-    assert.equal(exitCodeFor(e), 66);
-    return true;
-  });
+  const missing = parseAll("\n-r missing.txt\n-c absent.txt\nz==3\n");
+  assert.deepEqual(missing.entries.map((e) => e.name), ["z"]);
+  assert.deepEqual(missing.warnings, [
+    "requirements.txt line 2: cannot read missing.txt",
+    "requirements.txt line 3: cannot read absent.txt",
+  ]);
 });
 
-Deno.test("an unparsable line is a one-line error with file and line (exit 65)", () => {
-  assert.throws(() => parse("ok==1\nnot a requirement!!\n"), (e: Error) => {
-    assert.match(e.message, /^Cannot parse requirements.txt line 2: /);
-    assert.equal(exitCodeFor(e), 65);
-    return true;
+Deno.test("an unreadable line is a warning naming file and line; the other lines are read", () => {
+  const parsed = parseAll("ok==1\nnot a requirement!!\nlast==2\n");
+  assert.deepEqual(parsed.entries.map((e) => e.name), ["ok", "last"]);
+  assert.equal(parsed.warnings?.length, 1);
+  assert.match(
+    parsed.warnings![0],
+    /^requirements.txt line 2: not a requirement: not a requirement!!$/,
+  );
+});
+
+Deno.test("continuations join as pip joins them; ${VAR} expands from the environment", () => {
+  const parsed = parseAll("bar == 4.5\\\n.6\n${PKG}==${VER}\nkeep${UNSET}==1\n", {}, {
+    PKG: "flask",
+    VER: "3.0.0",
   });
+  assert.deepEqual(parsed.entries.map((e) => [e.name, e.version, e.line]), [
+    ["bar", "4.5.6", 1],
+    ["flask", "3.0.0", 3],
+  ]);
+  assert.equal(parsed.warnings?.length, 1);
+  assert.match(parsed.warnings![0], /^requirements.txt line 4: /);
 });
 
 Deno.test("pip-compile '# via' annotations tell direct from transitive", () => {

@@ -13,6 +13,13 @@ export const LOCK_FORMATS = [
   "Pipfile.lock",
   "requirements",
   "pyproject.toml",
+  "pdm.lock",
+  "setup.py",
+  "setup.cfg",
+  "Pipfile",
+  "tox.ini",
+  "environment.yml",
+  "script",
 ] as const;
 
 /** One of {@link LOCK_FORMATS}. */
@@ -38,6 +45,8 @@ export interface LockEntry {
   line: number;
   /** Direct dependency, when the file itself says (pip-compile annotations). */
   direct?: boolean;
+  /** The requirement as written, when the file has one (requirements files). */
+  requirement?: string;
 }
 
 /** Result of parsing one file. */
@@ -49,6 +58,10 @@ export interface ParsedLock {
    * when the file does not say.
    */
   rootDirect: Set<string> | null;
+  /** `FILE line N: …` for each part the reader skipped (the rest was read). */
+  warnings?: string[];
+  /** Files a requirements file includes (`-r`) or constrains with (`-c`), as written. */
+  included?: string[];
 }
 
 /** An entry with only the members a parser must set. */

@@ -108,6 +108,7 @@ function banner(url: string, files: Awaited<ReturnType<typeof prepareQuickstart>
     `  API        ${url}/api/v1/health`,
     `  evaluate   curl '${url}/api/v1/evaluate?package=pycrypto'`,
     `  dashboards ${url}/`,
+    `  index      pip install --index-url ${url}/simple/ <package>   (the policy index, docs/index.md)`,
     `  API guide  ${url}/api/v1/workflows.md   (OpenAPI: ${url}/api/v1/openapi.json)`,
     ``,
     `Next steps:`,

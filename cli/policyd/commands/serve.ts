@@ -39,8 +39,14 @@ export async function serve(options: ServeOptions, io: CommandIO): Promise<numbe
   }
   log.info("policyd listening", { url: running.url });
   io.stdout(options.banner ? options.banner(running.url) : `policyd listening on ${running.url}\n`);
-  await Promise.race([io.stopSignal, running.finished]);
+  // `finished` rejects when the accept loop met a fatal error: exit non-zero,
+  // so a supervisor restarts the server (issue 34).
+  const failure = await Promise.race([io.stopSignal, running.finished]).then(
+    () => null,
+    (error: Error) => error,
+  );
   log.info("policyd shutting down");
-  await running.shutdown();
+  await running.shutdown().catch(() => {});
+  if (failure) throw new CommandError(`the server stopped: ${failure.message}`);
   return 0;
 }

@@ -99,10 +99,14 @@ export const REPLICAS = ["policyd-1", "policyd-2"] as const;
 export function caddyfile(): string {
   return `# Caddy in front of the policyd replicas, written by \`policyd init --postgres\`.
 # A replica whose /api/v1/health is not 200 (e.g. its database is unreachable) gets no traffic.
+# The probe names Host localhost: policyd answers only to allow-listed hosts (ALLOWED_HOSTS).
 :8765 {
 	reverse_proxy ${REPLICAS.map((r) => `${r}:8765`).join(" ")} {
 		lb_policy round_robin
 		health_uri /api/v1/health
+		health_headers {
+			Host localhost
+		}
 		health_interval 5s
 		health_timeout 3s
 		fail_duration 30s

@@ -88,6 +88,27 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         default: "2",
         meaning: "parse-yaml documents compiled at once (429 beyond)",
       },
+      {
+        name: "ALLOWED_HOSTS",
+        default: "",
+        meaning:
+          "comma-separated host names the server answers to besides loopback and the bind address (421 otherwise), e.g. the public name behind a proxy",
+      },
+      {
+        name: "MAX_CONNECTIONS",
+        default: "1024",
+        meaning: "connections held at once (503 beyond; 0 = no cap)",
+      },
+      {
+        name: "AUTH_FAILURES_PER_MINUTE",
+        default: "30",
+        meaning: "failed authentications per client address per minute (429 beyond; 0 = no limit)",
+      },
+      {
+        name: "UPSTREAM_CONCURRENCY",
+        default: "64",
+        meaning: "OSV/PyPI requests in flight at once in the whole process",
+      },
     ],
   },
   {
@@ -224,6 +245,21 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         name: "ALERTS_UPSTREAM_DOWN_AFTER_S",
         default: "300",
         meaning: "seconds OSV or PyPI must fail before upstream_down",
+      },
+    ],
+  },
+  {
+    title: "The policy index (installers resolve through /simple/; docs/index.md)",
+    variables: [
+      {
+        name: "INDEX_UPSTREAM_URL",
+        default: "https://pypi.org/simple/",
+        meaning: "simple index the policy index reads project pages and files from",
+      },
+      {
+        name: "INDEX_PAGE_FRESH_SECONDS",
+        default: "60",
+        meaning: "seconds a fetched page is served before it is revalidated upstream",
       },
     ],
   },

@@ -1,7 +1,11 @@
 /**
  * Cross-site request forgery guard for state-changing requests (SPEC §16.2):
  * a request whose `Origin` is neither the server's own nor an allowed origin
- * is refused with 403, and a body whose media type the route does not accept
+ * is refused with 403. The server's own origin comes from configuration, not
+ * from the request (issue 34): an `Origin` counts as own only when its host
+ * is allow-listed (`allowed_hosts.ts`: loopback, the bind address,
+ * `ALLOWED_HOSTS`) and names the host and port the request was sent to;
+ * otherwise it must be listed in `ALLOWED_ORIGINS`. A body whose media type the route does not accept
  * is refused with 415. Browsers cannot send `application/json` cross-site
  * without a CORS preflight (which policyd never grants), so together the two
  * rules stop HTML forms and `no-cors` fetches. Clients without an `Origin`
@@ -13,6 +17,7 @@ import type { MiddlewareHandler } from "hono";
 import { API_ROUTES, fullPath } from "../../api/mod.ts";
 import type { AppEnv } from "../deps.ts";
 import { ProblemError } from "../problem.ts";
+import { hostNameOf, requestHost } from "./allowed_hosts.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const YAML_TYPES = ["text/yaml", "application/yaml", "application/x-yaml", "text/x-yaml"];
@@ -45,6 +50,33 @@ function hasBody(headers: Headers): boolean {
 export interface SameOriginOptions {
   /** Origins besides the server's own that may send state-changing requests (`ALLOWED_ORIGINS`). */
   allowedOrigins: readonly string[];
+  /** Whether a host name is one this server answers to (`hostAllowList`); loopback only if absent. */
+  hostAllowed?: (hostname: string) => boolean;
+}
+
+const LOOPBACK_ONLY = (name: string) =>
+  name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+
+/** The `host[:port]` of an origin with the scheme's default port made explicit, or null. */
+function authorityOf(origin: string): { name: string; authority: string } | null {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  const name = hostNameOf(url.host);
+  return name === null ? null : { name, authority: `${url.hostname}:${port}` };
+}
+
+/** The request's `Host` as `host:port` (port from the URL's scheme when absent). */
+function requestAuthority(request: Request): string | null {
+  const host = requestHost(request).trim().toLowerCase();
+  if (hostNameOf(host) === null) return null;
+  if (/:\d+$/.test(host) && !host.endsWith("]")) return host;
+  return `${host}:${new URL(request.url).protocol === "https:" ? "443" : "80"}`;
 }
 
 /**
@@ -58,13 +90,16 @@ export interface SameOriginOptions {
 export function sameOriginGuard(options: SameOriginOptions): MiddlewareHandler<AppEnv> {
   const accepted = acceptedMediaTypes();
   const allowed = new Set(options.allowedOrigins.map((o) => o.replace(/\/+$/, "").toLowerCase()));
+  const hostAllowed = options.hostAllowed ?? LOOPBACK_ONLY;
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return await next();
     const origin = c.req.header("origin");
     if (origin !== undefined) {
-      const own = new URL(c.req.url).origin.toLowerCase();
       const given = origin.trim().toLowerCase();
-      if (given !== own && !allowed.has(given)) {
+      const parsed = authorityOf(given);
+      const own = parsed !== null && hostAllowed(parsed.name) &&
+        parsed.authority === requestAuthority(c.req.raw);
+      if (!own && !allowed.has(given)) {
         throw new ProblemError(
           403,
           "cross-origin",

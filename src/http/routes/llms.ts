@@ -100,12 +100,12 @@ export function renderLlmsTxt(origin: string, docs: readonly DocsPage[]): string
   return lines.join("\n") + "\n";
 }
 
+/** A page's text; undefined when it cannot be read (no such file, a name the file system refuses). */
 async function readPage(url: URL): Promise<string | undefined> {
   try {
     return await Deno.readTextFile(url);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
+  } catch {
+    return undefined;
   }
 }
 

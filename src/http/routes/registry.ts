@@ -31,12 +31,33 @@ async function yamlText(c: Context<AppEnv>) {
   return parsed.data.yaml;
 }
 
+/** The strong ETag of a registry snapshot: its version and source content hash. */
+export function registryEtag(version: string, contentHash: string): string {
+  return `"${encodeURIComponent(version)}.${contentHash.replace(/[^A-Za-z0-9_-]/g, "")}"`;
+}
+
+/** Whether an If-None-Match header names `etag` or `*` (weak comparison, RFC 9110 §13.1.2). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  return (header ?? "").split(",").some((tag) => {
+    const bare = tag.trim().replace(/^W\//, "");
+    return bare === "*" || bare === etag;
+  });
+}
+
 /** Registry routes. */
 export function registryRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const compile = parseBudget((deps.http ?? DEFAULT_HTTP_OPTIONS).parseYaml);
 
-  routes.get("/registry", (c) => c.json(deps.registry.current().registry));
+  // Clients keep the last snapshot for offline decisions and revalidate with If-None-Match.
+  routes.get("/registry", (c) => {
+    const snapshot = deps.registry.current();
+    const etag = registryEtag(snapshot.registry.version, snapshot.contentHash);
+    c.header("etag", etag);
+    c.header("cache-control", "no-cache");
+    if (etagMatches(c.req.header("if-none-match"), etag)) return c.body(null, 304);
+    return c.json(snapshot.registry);
+  });
 
   routes.post("/registry/parse-yaml", async (c) => {
     const text = await yamlText(c);

@@ -1,0 +1,84 @@
+/**
+ * Workflow of issue 28: installers resolve through the policy index, which
+ * leaves out every file of a version the policy denies and audits each
+ * download.
+ */
+import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
+import { startFakeIndex } from "../helpers/fake_index.ts";
+import { workflowApp } from "../helpers/workflow_app.ts";
+
+const JSON_TYPE = "application/vnd.pypi.simple.v1+json";
+
+interface SimplePage {
+  name: string;
+  files: Array<{ filename: string; url: string; hashes: Record<string, string> }>;
+  versions?: string[];
+}
+
+interface AuditPage {
+  items: Array<{ package: string; version: string | null; source: string; reason: string }>;
+}
+
+Deno.test(
+  "install through the policy index",
+  workflow(
+    "Install through the policy index",
+    "Point pip, uv, Poetry or PDM at `/p/{project}/simple/`: project pages list only the files " +
+      "of versions the policy allows, a denied project answers 404 with one line why, a denied " +
+      "file is 403 even by direct URL, and every download is an audit row (source `index`).",
+    async () => {
+      // The example registry: pyyaml is version-constrained (>= 6.0.1), pycrypto is banned.
+      const index = await startFakeIndex([
+        { name: "pyyaml", version: "5.4.1" },
+        { name: "pyyaml", version: "6.0.1" },
+        { name: "pycrypto", version: "2.6.1" },
+      ]);
+      const app = await workflowApp("index", { env: { INDEX_UPSTREAM_URL: index.simpleUrl } });
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const page = await client.get("/p/shop-api/simple/pyyaml/", {
+          headers: { accept: JSON_TYPE },
+        });
+        equal(page.status, 200);
+        const body = page.json<SimplePage>();
+        deepStrictEqual(body.versions, ["6.0.1"]);
+        const file = body.files[0];
+        equal(file.url, "../../files/pyyaml/pyyaml-6.0.1-py3-none-any.whl");
+        await stepBoundary(
+          "Installer",
+          "Resolve the file URL against the page URL, download it and check files[].hashes.sha256",
+          () => {
+            equal(
+              new URL(file.url, "http://x/p/shop-api/simple/pyyaml/").pathname,
+              "/p/shop-api/files/pyyaml/pyyaml-6.0.1-py3-none-any.whl",
+            );
+          },
+        );
+        const download = await client.get(
+          "/p/shop-api/files/pyyaml/pyyaml-6.0.1-py3-none-any.whl",
+        );
+        equal(download.status, 200);
+        const old = await client.get("/p/shop-api/files/pyyaml/pyyaml-5.4.1-py3-none-any.whl");
+        equal(old.status, 403);
+        match(old.text(), /below the minimum 6\.0\.1/);
+        const banned = await client.get("/p/shop-api/simple/pycrypto/");
+        equal(banned.status, 404);
+        match(banned.text(), /^policyd: pycrypto is banned/);
+        const audit = await client.get("/api/v1/audit", {
+          query: { source: "index", project: "shop-api" },
+        });
+        const rows = audit.json<AuditPage>().items;
+        deepStrictEqual(rows.map((r) => [r.package, r.version]), [
+          ["pyyaml", "5.4.1"],
+          ["pyyaml", "6.0.1"],
+        ]);
+        match(rows[1].reason, /^index download of pyyaml-6\.0\.1-py3-none-any\.whl/);
+      } finally {
+        await app.close();
+        await index.close();
+      }
+    },
+    { requires: "nothing beyond a running server (single-user mode) and an upstream index" },
+  ),
+);
