@@ -47,6 +47,8 @@ Deno.test("github: one open issue per package and event kind, later events are c
     ]);
     ok(github.issues[0].body.includes("https://policyd.example/dashboard/package/jinja2"));
     ok(github.issues[0].comments[0].includes("cve_alert:audit:2"));
+    await destination.deliver({ ...cve(9), title: "asked by @octocat for #1" });
+    ok(github.issues[0].comments[1].startsWith("`` asked by @octocat for #1 ``"), "inert");
     equal(github.calls.find((c) => c.method === "POST")?.authorization, "token test-token");
     github.issues[0].state = "closed";
     await destination.deliver(cve(4));
@@ -82,6 +84,13 @@ Deno.test("slack: header, fields and a button linking to the package's dashboard
     equal(button.url, "https://policyd.example/dashboard/package/jinja2");
     status = 400;
     await rejects(destination.deliver(cve(2)), /answered 400: invalid_payload/);
+    status = 200;
+    await destination.deliver({
+      ...cve(3),
+      title: "<!channel> please look at <https://evil|this>",
+    });
+    const last = bodies.at(-1) as { text: string };
+    ok(!last.text.includes("<!channel>") && last.text.includes("&lt;!channel&gt;"));
   } finally {
     await server.shutdown();
   }

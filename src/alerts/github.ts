@@ -8,6 +8,7 @@
  */
 import type { Octokit } from "@octokit/rest";
 import { DeliveryError, type Destination } from "./destination.ts";
+import { untrustedText } from "../core/untrusted.ts";
 import { type AlertEvent, dashboardLink } from "./events.ts";
 import type { DestinationFilter } from "./settings.ts";
 
@@ -30,9 +31,14 @@ export function issueTitle(event: AlertEvent): string {
   return `[policyd] ${event.kind}: ${subject}`;
 }
 
+/** Caller-supplied text as inline code: no @-mention, issue reference or markup takes effect. */
+function inlineCode(text: string): string {
+  return "`` " + untrustedText(text, 500).replace(/`/g, "'") + " ``";
+}
+
 function issueBody(event: AlertEvent, dashboardUrl: string): string {
   return [
-    `**${event.title}**`,
+    inlineCode(event.title),
     "",
     `- event: \`${event.kind}\`, severity: ${event.severity}, at ${event.occurred_at}`,
     `- dashboard: ${dashboardLink(event, dashboardUrl)}`,

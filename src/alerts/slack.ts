@@ -7,6 +7,7 @@
  * @module
  */
 import { type Destination, postJson } from "./destination.ts";
+import { untrustedText } from "../core/untrusted.ts";
 import { type AlertEvent, dashboardLink } from "./events.ts";
 import type { DestinationFilter } from "./settings.ts";
 
@@ -25,12 +26,29 @@ const EMOJI: Record<string, string> = {
   info: ":information_source:",
 };
 
+/**
+ * Text from callers (project names, requesters) made inert for Slack's
+ * mrkdwn: no `<!channel>` mention, no hidden link, one line.
+ *
+ * @example
+ * ```ts
+ * import { slackEscape } from "./slack.ts";
+ * slackEscape("<!channel> & co"); // "&lt;!channel&gt; &amp; co"
+ * ```
+ */
+export function slackEscape(text: string): string {
+  return untrustedText(text, 500).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(
+    />/g,
+    "&gt;",
+  );
+}
+
 /** The message body of one event. */
 export function slackMessage(event: AlertEvent, dashboardUrl: string): Record<string, unknown> {
   const link = dashboardLink(event, dashboardUrl);
-  const header = `${EMOJI[event.severity] ?? ""} ${event.title}`.trim();
+  const header = `${EMOJI[event.severity] ?? ""} ${untrustedText(event.title, 140)}`.trim();
   return {
-    text: `[${event.severity}] ${event.title} ${link}`,
+    text: `[${event.severity}] ${slackEscape(event.title)} ${link}`,
     blocks: [
       {
         type: "header",
@@ -41,7 +59,9 @@ export function slackMessage(event: AlertEvent, dashboardUrl: string): Record<st
         fields: [
           { type: "mrkdwn", text: `*Event*\n\`${event.kind}\`` },
           { type: "mrkdwn", text: `*Severity*\n${event.severity}` },
-          ...(event.package ? [{ type: "mrkdwn", text: `*Package*\n${event.package}` }] : []),
+          ...(event.package
+            ? [{ type: "mrkdwn", text: `*Package*\n${slackEscape(event.package)}` }]
+            : []),
           { type: "mrkdwn", text: `*When*\n${event.occurred_at}` },
         ],
       },
