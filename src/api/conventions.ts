@@ -23,6 +23,9 @@ import { MAX_BODY_BYTES } from "./contract.ts";
 import { CONTEXT_HEADERS } from "./headers.ts";
 import { FieldErrorSchema, PROBLEM_CONTENT_TYPE, ProblemSchema } from "./problem.ts";
 import {
+  ALERT_DELIVERY_STATES,
+  ALERT_EVENTS,
+  ALERT_SEVERITIES,
   APPROVAL_STATUSES,
   CALL_SOURCES,
   DATA_STATUSES,
@@ -292,6 +295,42 @@ export const conventions = {
         skipped: "an approval request for a package that already has a rule: nothing proposed",
       }),
       meaning: "what the server's proposer (REGISTRY_PROPOSER, see Settings) did",
+    },
+    {
+      name: "event (alert)",
+      values: described(ALERT_EVENTS, {
+        cve_alert: "the scanner found a vulnerability at or above `cve_threshold` in a package " +
+          "in use (severity from its CVSS score)",
+        malicious_seen: "a malicious-package advisory for a package used in the last 30 days " +
+          "(critical)",
+        request_filed: "the first open approval request of a package (info)",
+        rule_changed: "a registry rule was added, removed or changed (info)",
+        upstream_down: "an instance could not reach OSV or PyPI (high)",
+        upstream_up: "that upstream answers again (info)",
+      }),
+      meaning: "kind of an alert in `GET /api/v1/alerts` and `X-Policyd-Event` (docs/alerts.md)",
+    },
+    {
+      name: "severity (alert)",
+      values: described(ALERT_SEVERITIES, {
+        info: "for the record; nothing to do",
+        low: "a CVSS score below 4.0",
+        medium: "a CVSS score from 4.0 (or no score)",
+        high: "a CVSS score from 7.0, or an upstream down",
+        critical: "a CVSS score from 9.0, or a malicious package in use",
+      }),
+      meaning: "of an alert, lowest first; each destination takes events at or above its minimum",
+    },
+    {
+      name: "state (alert delivery)",
+      values: described(ALERT_DELIVERY_STATES, {
+        pending: "waiting or being retried",
+        delivered: "accepted by the receiver",
+        dead: "dead-lettered after `ALERTS_MAX_ATTEMPTS` tries",
+        muted: "muted by an operator",
+      }),
+      meaning: "of one alert's delivery to one destination; `POST /api/v1/alerts/{id}/retry` " +
+        "makes it pending again",
     },
     {
       name: "X-Policy-Source / source",

@@ -48,6 +48,12 @@ export const HealthSchema = z.looseObject({
   instance: z.string().optional().describe(
     "INSTANCE_ID, when instances share a store (DATABASE_URL)",
   ),
+  alerts: z.object({
+    destinations: z.array(z.string()).describe("the configured alert destinations"),
+    pending: z.number().int().describe("alert deliveries waiting or being retried"),
+    dead: z.number().int().describe("alert deliveries dead-lettered"),
+    oldest_pending_at: z.string().nullable(),
+  }).nullable().optional().describe("the alert outbox backlog (null when it cannot be read)"),
 });
 
 /** `GET /health`. */

@@ -35,6 +35,11 @@ export interface SettingPurpose {
   default?: string;
 }
 
+const ALERT_EVENTS_TYPE = {
+  type: "comma-separated alert events (see `event (alert)` under Enumerations) or `all`",
+  default: "all",
+};
+
 const UPSTREAM = "a mirror or a loopback server replaying recorded answers works the same";
 
 /** The purpose of every server variable (its meaning, or a {@link SettingPurpose}), keyed by variable. */
@@ -136,6 +141,33 @@ export const SETTING_PURPOSES: Record<string, string | SettingPurpose> = {
   INDEX_UPSTREAM_URL:
     `the simple index (PEP 503/691) the policy index reads project pages and files ` +
     `from (docs/index.md); ${UPSTREAM}`,
+  ALERTS_SLACK_WEBHOOK_URL: "alerts to a Slack-compatible incoming webhook (docs/alerts.md); " +
+    "offline, a loopback server that accepts the POST",
+  ALERTS_SLACK_EVENTS: { meaning: "events the Slack destination takes", ...ALERT_EVENTS_TYPE },
+  ALERTS_SLACK_MIN_SEVERITY: "lowest severity the Slack destination takes",
+  ALERTS_WEBHOOK_URL: "alerts as JSON POSTs signed with HMAC-SHA256 (X-Policyd-Signature-256; " +
+    "docs/alerts.md); offline, a loopback receiver works",
+  ALERTS_WEBHOOK_SECRET: {
+    meaning: "the key of that signature; required with ALERTS_WEBHOOK_URL",
+    type: "string of 16 or more characters",
+  },
+  ALERTS_WEBHOOK_EVENTS: { meaning: "events the webhook destination takes", ...ALERT_EVENTS_TYPE },
+  ALERTS_WEBHOOK_MIN_SEVERITY: "lowest severity the webhook destination takes",
+  ALERTS_GITHUB_REPO: {
+    meaning: "one alert issue per package and event kind in this repository (with GITHUB_TOKEN, " +
+      "through GITHUB_API_URL)",
+    type: "`owner/name`",
+  },
+  ALERTS_GITHUB_EVENTS: { meaning: "events the GitHub destination takes", ...ALERT_EVENTS_TYPE },
+  ALERTS_GITHUB_MIN_SEVERITY: "lowest severity the GitHub destination takes",
+  ALERTS_DASHBOARD_URL: "base URL of the dashboard links in alert messages",
+  ALERTS_MAX_ATTEMPTS: "tries of one delivery before it is dead-lettered (at most 100)",
+  ALERTS_RETRY_BASE_MS:
+    "back-off after the first failed delivery; doubles per failure up to an hour",
+  ALERTS_POLL_MS: "how often the alert outbox is polled for due deliveries",
+  ALERTS_TIMEOUT_MS: "time limit of one delivery call",
+  ALERTS_UPSTREAM_DOWN_AFTER_S: "seconds OSV or PyPI must fail before `upstream_down` (0: at the " +
+    "first failure)",
   INDEX_PAGE_FRESH_SECONDS:
     "seconds a fetched project page is served before it is revalidated upstream",
 };
