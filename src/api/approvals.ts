@@ -38,7 +38,9 @@ export const ApprovalReceiptSchema = z.object({
 /** Query of `GET /approval-requests`. */
 export const ApprovalListQuerySchema = z.object({
   status: z
-    .enum([...APPROVAL_STATUSES, "all"], { message: "expected PENDING_REVIEW, APPROVED or all" })
+    .enum([...APPROVAL_STATUSES, "all"], {
+      message: "expected PENDING_REVIEW, APPROVED, REJECTED, DISMISSED or all",
+    })
     .default("PENDING_REVIEW"),
   project: z.string().optional().describe("project (default: the caller's; `*` = all projects)"),
 });

@@ -15,8 +15,12 @@ export {
   VERDICTS,
 } from "../core/types.ts";
 
-/** Statuses of an approval request. */
-export const APPROVAL_STATUSES = ["PENDING_REVIEW", "APPROVED"] as const;
+/**
+ * Statuses of an approval request: waiting, approved (a reload made the
+ * package allowed), rejected by an operator with a reason, or dismissed
+ * (closed without a decision on the package, e.g. a duplicate).
+ */
+export const APPROVAL_STATUSES = ["PENDING_REVIEW", "APPROVED", "REJECTED", "DISMISSED"] as const;
 
 /** One of {@link APPROVAL_STATUSES}. */
 export type ApprovalStatus = typeof APPROVAL_STATUSES[number];
@@ -47,3 +51,22 @@ export const REQUEST_PROPOSAL_STATUSES = [...PROPOSAL_STATUSES, "queued", "skipp
 
 /** One of {@link REQUEST_PROPOSAL_STATUSES}. */
 export type RequestProposalStatus = typeof REQUEST_PROPOSAL_STATUSES[number];
+
+/**
+ * Kinds of a registry change-log entry: what a proposer did (`applied`,
+ * `opened`, `amended`, `logged`), a reload that changed rules without a
+ * proposal behind it (`reloaded`: a merged pull request, a hand edit), or an
+ * operator's decision on an approval request (`rejected`, `dismissed`).
+ */
+export const CHANGE_KINDS = [
+  "applied",
+  "opened",
+  "amended",
+  "logged",
+  "reloaded",
+  "rejected",
+  "dismissed",
+] as const;
+
+/** One of {@link CHANGE_KINDS}. */
+export type ChangeKind = typeof CHANGE_KINDS[number];

@@ -117,4 +117,32 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_rollup_buckets_bucket ON audit_rollup_buckets (grain, bucket);
     `,
   },
+  {
+    version: 7,
+    name: "review lifecycle: request decisions and source, the registry change log",
+    // v5 (threats) and v6 (alerts) belong to other changes; versions apply by number, so a gap is
+    // harmless. One row per changed rule or operator decision, newest read first (by id).
+    sql: `
+      ALTER TABLE approval_requests ADD COLUMN source TEXT;
+      ALTER TABLE approval_requests ADD COLUMN decided_by TEXT;
+      ALTER TABLE approval_requests ADD COLUMN decision_reason TEXT;
+      CREATE TABLE registry_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ts TEXT NOT NULL,
+        package TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        actor TEXT,
+        proposer TEXT,
+        previous_version TEXT,
+        registry_version TEXT,
+        url TEXT,
+        reverts INTEGER,
+        request_id INTEGER,
+        detail TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX registry_changes_package ON registry_changes (package, id);
+    `,
+  },
 ];

@@ -6,6 +6,7 @@
  * @module
  */
 import { connectPostgres, migratePostgres, type Sql } from "./postgres_connection.ts";
+import { createPostgresChangeStore } from "./postgres_changes.ts";
 import { createPostgresApprovalStore } from "./postgres_approvals.ts";
 import { createPostgresAuditStore } from "./postgres_audit.ts";
 import { createPostgresRollups } from "./postgres_rollup.ts";
@@ -59,6 +60,7 @@ export async function openPostgresStore(
     sql,
     audit,
     approvals: createPostgresApprovalStore(sql, now),
+    changes: createPostgresChangeStore(sql, now),
     async healthy() {
       if (closed) return false;
       try {

@@ -16,8 +16,8 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
     async create(request) {
       const [row] = await sql.unsafe(
         `INSERT INTO approval_requests (package, version, project, requester, rationale,
-           agent_model, agent_version, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING_REVIEW', $8) RETURNING *`,
+           agent_model, agent_version, source, status, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING_REVIEW', $9) RETURNING *`,
         [
           request.package,
           request.version,
@@ -26,6 +26,7 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
           request.rationale,
           request.agent_model,
           request.agent_version,
+          request.source ?? null,
           now().toISOString(),
         ],
       );
@@ -57,6 +58,16 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
         `UPDATE approval_requests SET proposal_status = $1, proposal_detail = $2 WHERE id = $3`,
         [status, detail, id],
       );
+    },
+    async decide(id, decision) {
+      const rows = await sql.unsafe(
+        `UPDATE approval_requests SET status = $1, decided_at = $2, decided_by = $3,
+           decision_reason = $4 WHERE id = $5 AND status = 'PENDING_REVIEW' RETURNING *`,
+        [decision.status, decision.at, decision.by, decision.reason, id],
+      );
+      if (rows.length) return approvalFrom(rows[0], POSTGRES_COLUMNS);
+      const current = await sql.unsafe(`SELECT * FROM approval_requests WHERE id = $1`, [id]);
+      return current.length ? approvalFrom(current[0], POSTGRES_COLUMNS) : undefined;
     },
   };
 }

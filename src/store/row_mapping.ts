@@ -5,7 +5,14 @@
  *
  * @module
  */
-import type { ApprovalRequest, ApprovalStatus, AuditRow } from "./types.ts";
+import type { ChangeKind } from "../api/enums.ts";
+import type {
+  ApprovalRequest,
+  ApprovalStatus,
+  AuditRow,
+  ChangedRule,
+  RegistryChange,
+} from "./types.ts";
 
 /** How one backend's driver returns column values. */
 export interface ColumnReader {
@@ -73,6 +80,30 @@ export function approvalFrom(row: StoredRow, read: ColumnReader): ApprovalReques
       : read.time(row.decided_at),
     proposal_status: text(row.proposal_status),
     proposal_detail: text(row.proposal_detail),
+    source: text(row.source),
+    decided_by: text(row.decided_by),
+    decision_reason: text(row.decision_reason),
+  };
+}
+
+/** Maps a stored `registry_changes` row to a {@link RegistryChange}. */
+export function changeFrom(row: StoredRow, read: ColumnReader): RegistryChange {
+  const num = (value: unknown) => value === null || value === undefined ? null : Number(value);
+  return {
+    id: Number(row.id),
+    ts: read.time(row.ts),
+    package: String(row.package),
+    kind: String(row.kind) as ChangeKind,
+    before: read.json<ChangedRule | null>(row.before, null),
+    after: read.json<ChangedRule | null>(row.after, null),
+    actor: text(row.actor),
+    proposer: text(row.proposer),
+    previous_version: text(row.previous_version),
+    registry_version: text(row.registry_version),
+    url: text(row.url),
+    reverts: num(row.reverts),
+    request_id: num(row.request_id),
+    detail: String(row.detail ?? ""),
   };
 }
 

@@ -23,8 +23,8 @@ export function createSqliteApprovalStore(
         const created_at = now().toISOString();
         const result = db.prepare(
           `INSERT INTO approval_requests (package, version, project, requester, rationale,
-             agent_model, agent_version, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
+             agent_model, agent_version, source, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
         ).run(
           request.package,
           request.version,
@@ -33,16 +33,20 @@ export function createSqliteApprovalStore(
           request.rationale,
           request.agent_model,
           request.agent_version,
+          request.source ?? null,
           created_at,
         );
         return {
           ...request,
+          source: request.source ?? null,
           id: Number(result.lastInsertRowid),
           status: "PENDING_REVIEW" as const,
           created_at,
           decided_at: null,
           proposal_status: null,
           proposal_detail: null,
+          decided_by: null,
+          decision_reason: null,
         };
       }),
     list: (filter) =>
@@ -76,6 +80,17 @@ export function createSqliteApprovalStore(
         db.prepare(
           "UPDATE approval_requests SET proposal_status = ?, proposal_detail = ? WHERE id = ?",
         ).run(status, detail, id);
+      }),
+    decide: (id, decision) =>
+      Promise.resolve().then(() => {
+        db.prepare(
+          `UPDATE approval_requests SET status = ?, decided_at = ?, decided_by = ?,
+             decision_reason = ? WHERE id = ? AND status = 'PENDING_REVIEW'`,
+        ).run(decision.status, decision.at, decision.by, decision.reason, id);
+        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
+          | Row
+          | undefined;
+        return row ? approvalFrom(row, SQLITE_COLUMNS) : undefined;
       }),
   };
 }

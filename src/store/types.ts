@@ -128,7 +128,7 @@ export type AuditReader = Pick<AuditStore, "list" | "group">;
 
 /** Statuses of an approval request. */
 export type { ApprovalStatus } from "../api/enums.ts";
-import type { ApprovalStatus } from "../api/enums.ts";
+import type { ApprovalStatus, ChangeKind } from "../api/enums.ts";
 
 /** An approval request before it is stored. */
 export interface NewApprovalRequest {
@@ -139,6 +139,8 @@ export interface NewApprovalRequest {
   rationale: string;
   agent_model: string | null;
   agent_version: string | null;
+  /** The call source the request came through (`X-Policy-Source`, `mcp`); null before v7. */
+  source?: string | null;
 }
 
 /** An approval request as stored (SPEC §8). */
@@ -150,6 +152,18 @@ export interface ApprovalRequest extends NewApprovalRequest {
   /** Outcome of the proposer fired for this request, once known. */
   proposal_status: string | null;
   proposal_detail: string | null;
+  /** The operator who rejected or dismissed the request. */
+  decided_by: string | null;
+  /** Why it was rejected or dismissed. */
+  decision_reason: string | null;
+}
+
+/** An operator's decision that closes a pending request without approving it. */
+export interface RequestDecision {
+  status: "REJECTED" | "DISMISSED";
+  reason: string;
+  by: string;
+  at: string;
 }
 
 /** Filter of approval request listings. */
@@ -171,12 +185,74 @@ export interface ApprovalStore {
   approvePackages(packages: string[], decidedAt: string): Promise<number>;
   /** Records what the proposer said about a request. */
   recordProposal(id: number, status: string, detail: string): Promise<void>;
+  /**
+   * Rejects or dismisses a request that is still `PENDING_REVIEW`; returns
+   * the row afterwards (unchanged when it was not pending), or undefined.
+   */
+  decide(id: number, decision: RequestDecision): Promise<ApprovalRequest | undefined>;
+}
+
+/** A registry rule as the change log stores it (the compiled rule's fields). */
+export interface ChangedRule {
+  name: string;
+  status: string;
+  reason?: string;
+  replacement?: string;
+  min_version?: string;
+  max_version?: string;
+}
+
+/** A registry change-log entry before it is stored. */
+export interface NewRegistryChange {
+  /** Normalised package name. */
+  package: string;
+  kind: ChangeKind;
+  /** The rule before the change (null: the package was not in the registry). */
+  before: ChangedRule | null;
+  /** The rule after (or, for a proposal not applied yet, the rule proposed); null: removed. */
+  after: ChangedRule | null;
+  /** Who: the operator or agent behind a proposal, null for a reload without one. */
+  actor: string | null;
+  /** The proposer that ran (`local_file`, `github`, …), null for a bare reload. */
+  proposer: string | null;
+  previous_version: string | null;
+  registry_version: string | null;
+  /** The pull request of a `github` proposal. */
+  url: string | null;
+  /** The entry this change reverts. */
+  reverts: number | null;
+  /** The approval request a rejection or dismissal closed. */
+  request_id: number | null;
+  detail: string;
+}
+
+/** A stored registry change-log entry. */
+export interface RegistryChange extends NewRegistryChange {
+  id: number;
+  ts: string;
+}
+
+/** Filter of change-log listings. */
+export interface ChangeFilter {
+  package?: string;
+  /** Entries before this id (newest first paging). */
+  beforeId?: number;
+}
+
+/** The registry change log: append-only. */
+export interface ChangeStore {
+  record(change: NewRegistryChange): Promise<RegistryChange>;
+  get(id: number): Promise<RegistryChange | undefined>;
+  /** Newest first. */
+  list(filter: ChangeFilter, limit: number): Promise<RegistryChange[]>;
 }
 
 /** The whole store: audit log, approval requests and lifecycle. */
 export interface Store {
   readonly audit: AuditStore;
   readonly approvals: ApprovalStore;
+  /** The registry change log (issue #31). */
+  readonly changes: ChangeStore;
   /** Whether the database answers; `/health` turns `false` into 503. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
