@@ -33,6 +33,7 @@ import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
+import { createChangeLog } from "./approvals/change_log.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -128,16 +129,22 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     await store.close();
     throw error;
   }
+  const changes = createChangeLog({
+    store: store.changes,
+    log: log.child({ component: "changes" }),
+  });
   const localRegistry = createLiveRegistry({
     path,
     initial: snapshot,
     log,
     now,
-    afterSwap: (next) =>
-      store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
+    afterSwap: async (next, previous) => {
+      await changes.recordSwap(next, previous);
+      return store.approvals.approvePackages(approvablePackages(next), now().toISOString());
+    },
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
-  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(
+  const wired = await wireApprovals(settings, { log, registry, store, changes, now }).catch(
     async (error) => {
       await store.close();
       throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
@@ -210,6 +217,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     proposerName: () => wired.proposer.name,
     proposer: wired.proposer,
     approvals: wired.approvals,
+    review: wired.review,
     webhook: wired.webhook,
     scannerState: async () => {
       const local = scanner?.status() ??
