@@ -6,7 +6,7 @@
  * @module
  */
 import type { RegistrySnapshot } from "../src/core/types.ts";
-import type { AuditReader } from "../src/store/types.ts";
+import type { ApprovalStore, AuditReader, ChangeStore } from "../src/store/types.ts";
 
 /** Dependencies of the dashboard routes. */
 export interface DashboardDeps {
@@ -20,4 +20,9 @@ export interface DashboardDeps {
   version: string;
   /** Clock of the reports and exports. */
   now: () => Date;
+  /** The approval requests and the registry change log (read side, issue #31). */
+  review: {
+    requests: ApprovalStore["list"];
+    changes: ChangeStore["list"];
+  };
 }

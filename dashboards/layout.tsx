@@ -23,6 +23,8 @@ export const NAV_PAGES = [
   { href: "/dashboard/security", label: "Security" },
   { href: "/dashboard/legal", label: "Legal" },
   { href: "/dashboard/agents", label: "Agents" },
+  { href: "/dashboard/requests", label: "Approval requests" },
+  { href: "/dashboard/history", label: "Registry history" },
   { href: "/dashboard/registry", label: "Registry workshop" },
 ] as const;
 

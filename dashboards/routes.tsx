@@ -37,6 +37,7 @@ import {
 import { securityReport } from "../src/reports/security.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { exportRegistryYaml } from "./export.ts";
+import { reviewPages } from "./review_routes.tsx";
 import { type Chrome, Layout } from "./layout.tsx";
 import { PageHeader } from "./components.tsx";
 import { AgentsPage } from "./pages/agents.tsx";
@@ -330,6 +331,12 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     "/dashboard/registry",
     (c) => page(c, <RegistryPage view={{ chrome: chromeOf(deps) }} />),
   );
+
+  reviewPages(routes, deps, {
+    page: (c, node) => page(c, node),
+    invalidQuery: (c, active, errors) => invalidQuery(c, deps, active, errors),
+    chrome: () => chromeOf(deps),
+  });
 
   routes.get("/dashboard/registry/export.yaml", (c) => {
     const result = exportRegistryYaml(

@@ -246,6 +246,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
+            review: {
+              requests: (filter) => store.approvals.list(filter),
+              changes: (filter, limit) => store.changes.list(filter, limit),
+            },
           }),
         ),
     ],

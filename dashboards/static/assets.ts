@@ -7,6 +7,7 @@
 import appCss from "./app.css" with { type: "text" };
 import workshopJs from "./workshop.js" with { type: "text" };
 import appJs from "./app.js" with { type: "text" };
+import reviewJs from "./review.js" with { type: "text" };
 
 /** One static file served under `/static/`. */
 export interface StaticAsset {
@@ -35,6 +36,7 @@ export const STATIC_ASSETS: ReadonlyMap<string, StaticAsset> = new Map([
   ["app.css", asset(appCss, "text/css; charset=utf-8")],
   ["workshop.js", asset(workshopJs, "text/javascript; charset=utf-8")],
   ["app.js", asset(appJs, "text/javascript; charset=utf-8")],
+  ["review.js", asset(reviewJs, "text/javascript; charset=utf-8")],
 ]);
 
 /** The URL of a static asset with a content-hash query for cache busting. */
