@@ -71,7 +71,7 @@
     label.textContent = "Reason (the requester reads it)";
     const input = document.createElement("textarea");
     input.name = "reason";
-    input.required = true;
+    input.setAttribute("aria-required", "true");
     input.maxLength = 2000;
     input.rows = 2;
     label.append(input);
