@@ -25,6 +25,7 @@ import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import {
   APPROVAL_STATUSES,
   CALL_SOURCES,
+  CHANGE_KINDS,
   DATA_STATUSES,
   DENIAL_CATEGORIES,
   PENDING_REASONS,
@@ -191,7 +192,14 @@ export const conventions = {
     {
       name: "status (approval request)",
       values: APPROVAL_STATUSES,
-      meaning: "of an approval request; `GET /api/v1/approval-requests?status=` also takes `all`",
+      meaning: "of an approval request; `GET /api/v1/approval-requests?status=` also takes " +
+        "`all`; an operator rejects (with a reason) or dismisses a pending request",
+    },
+    {
+      name: "kind (registry change log)",
+      values: CHANGE_KINDS,
+      meaning: "what an entry of `GET /api/v1/registry/changes` records: a proposer's result, a " +
+        "reload nobody here proposed (`reloaded`), or an operator's decision on a request",
     },
     {
       name: "reason (review queue)",
