@@ -33,9 +33,9 @@ function Rule(props: { rule: ChangedRule | null; empty: string }) {
   return (
     <span class="rule">
       <span class={`badge ${r.status}`}>{r.status}</span>
-      {bounds ? <span class="muted">{" "}{bounds}</span> : null}
-      {r.replacement ? <span class="muted">{" "}→ {r.replacement}</span> : null}
-      {r.reason ? <span class="rule-reason">{" "}“{r.reason}”</span> : null}
+      {bounds ? <span class="muted">{bounds}</span> : null}
+      {r.replacement ? <span class="muted">→ {r.replacement}</span> : null}
+      {r.reason ? <span class="rule-reason">“{r.reason}”</span> : null}
     </span>
   );
 }
@@ -46,7 +46,7 @@ function What(props: { entry: RegistryChange }) {
   return (
     <div>
       <span class={`badge kind-${e.kind}`} title={e.kind}>{CHANGE_KIND_LABELS[e.kind]}</span>
-      {e.reverts ? <span class="muted">{" "}(reverts change #{e.reverts})</span> : null}
+      {e.reverts ? <span class="muted">(reverts change #{e.reverts})</span> : null}
       {decision && e.request_id
         ? (
           <p>
@@ -113,7 +113,7 @@ export function HistoryPage(props: { view: HistoryView }) {
                     <tr data-change={e.id} data-kind={e.kind}>
                       <td data-label="When" data-sort={e.ts}>
                         <Time iso={e.ts} />
-                        <span class="muted">{" "}#{e.id}</span>
+                        <span class="muted">#{e.id}</span>
                       </td>
                       <td data-label="Package">
                         <PackageLink name={e.package} />

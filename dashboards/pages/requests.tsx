@@ -45,7 +45,7 @@ function Outcome(props: { row: ApprovalRequest }) {
           </span>
         )
         : null}
-      {r.decided_by ? <span class="muted">{" "}by {r.decided_by}</span> : null}
+      {r.decided_by ? <span class="muted">by {r.decided_by}</span> : null}
       {r.decision_reason ? <p class="decision-reason">“{r.decision_reason}”</p> : null}
       {r.status === "PENDING_REVIEW" && proposal
         ? <p class="muted" title={r.proposal_status ?? ""}>Proposer: {proposal}</p>
@@ -90,7 +90,7 @@ function Filters(props: { query: RequestsQuery; projects: string[] }) {
         Project
         <input type="text" name="project" value={q.project ?? ""} list="request-projects" />
         <datalist id="request-projects">
-          {props.projects.map((p) => <option value={p} />)}
+          {props.projects.map((p) => <option key={p} value={p} />)}
         </datalist>
       </label>
       <label>

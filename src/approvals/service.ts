@@ -18,12 +18,12 @@ import type {
   ProposedRule,
   Proposer,
 } from "../proposers/types.ts";
-import { PROPOSAL_STATUSES } from "../proposers/types.ts";
 import type { ApprovalRequest, ApprovalStatus, Store } from "../store/types.ts";
 import { normalizeName } from "../core/names.ts";
 import type { PackageRule } from "../core/types.ts";
 import { changedRule, type ChangeLog } from "./change_log.ts";
 import { type CollapsedRequest, collapseRequests } from "./collapse.ts";
+import { guardedCall } from "./guarded_call.ts";
 import { buildPendingQueue, type PendingItem } from "./pending.ts";
 
 /** Dependencies of the approval service. */
@@ -98,12 +98,6 @@ export interface ApprovalService {
 /** Longest rationale copied into a rule's `reason`. */
 const MAX_REASON = 500;
 
-function isResult(value: unknown): value is ProposalResult {
-  const v = value as ProposalResult | null;
-  return typeof v === "object" && v !== null &&
-    (PROPOSAL_STATUSES as readonly string[]).includes(v.status);
-}
-
 /**
  * Creates the approval service.
  *
@@ -168,41 +162,8 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   }
 
   /** A proposer call with throws, junk and time-outs turned into `failed` results. */
-  async function guarded(call: () => Promise<ProposalResult>): Promise<ProposalResult> {
-    const backend = deps.proposer.name;
-    let timer: Timer | undefined;
-    const timedOut = new Promise<ProposalResult>((resolve) => {
-      timer = setTimeout(() => {
-        resolve({
-          backend,
-          status: "failed",
-          detail: `the proposer did not answer within ${timeoutMs / 1000} s`,
-        });
-      }, timeoutMs);
-      timers.add(timer!);
-    });
-    const attempt = Promise.resolve()
-      .then(call)
-      .then(
-        (result): ProposalResult =>
-          isResult(result) ? result : {
-            backend,
-            status: "failed",
-            detail: "the proposer returned something that is not a ProposalResult",
-          },
-        (error): ProposalResult => ({
-          backend,
-          status: "failed",
-          detail: `the proposer threw: ${(error as Error)?.message ?? String(error)}`.slice(0, 600),
-        }),
-      );
-    try {
-      return await Promise.race([attempt, timedOut]);
-    } finally {
-      clearTimeout(timer);
-      timers.delete(timer!);
-    }
-  }
+  const guarded = (call: () => Promise<ProposalResult>) =>
+    guardedCall(call, { backend: deps.proposer.name, timeoutMs, timers });
 
   async function proposeFor(request: ApprovalRequest, displayName: string): Promise<void> {
     const log = deps.log.child({ approval_request: request.id, package: request.package });
