@@ -34,6 +34,8 @@ export interface Stat {
   /** Smaller type for long values such as versions. */
   small?: boolean;
   testid?: string;
+  /** What the figure cannot know (data unavailable for part of the window). */
+  caveat?: string | null;
 }
 
 /** A row of stat tiles. */
@@ -44,6 +46,13 @@ export function Stats(props: { items: Stat[] }) {
         <li class="stat">
           <span class="label">{s.label}</span>
           <span class={s.small ? "value small" : "value"} data-testid={s.testid}>{s.value}</span>
+          {s.caveat
+            ? (
+              <span class="caveat" data-testid={s.testid ? `${s.testid}-caveat` : undefined}>
+                {s.caveat}
+              </span>
+            )
+            : null}
         </li>
       ))}
     </ul>
@@ -225,8 +234,8 @@ export const CATEGORY_LABELS: Record<AuditCategory, string> = {
   DENIAL_DEPRECATED: "Deprecated",
   DENIAL_VERSION_CONSTRAINT: "Version constraint",
   DENIAL_CVE: "CVE",
-  DENIAL_LICENSE: "Licence",
-  DENIAL_LICENSE_UNKNOWN: "Unknown licence",
+  DENIAL_LICENSE: "License",
+  DENIAL_LICENSE_UNKNOWN: "Unknown license",
   DENIAL_DATA_UNAVAILABLE: "Data unavailable",
   DENIAL_CVE_ALERT: "Scanner alert",
 };

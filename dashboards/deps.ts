@@ -6,6 +6,7 @@
  * @module
  */
 import type { RegistrySnapshot } from "../src/core/types.ts";
+import type { DashboardStatus } from "./status_strip.tsx";
 import type { ApprovalStore, AuditReader, ChangeStore } from "../src/store/types.ts";
 
 /** Dependencies of the dashboard routes. */
@@ -20,6 +21,8 @@ export interface DashboardDeps {
   version: string;
   /** Clock of the reports and exports. */
   now: () => Date;
+  /** Upstream and scanner state (what `/health` knows) for every page's status strip. */
+  status?: () => DashboardStatus;
   /** The approval requests and the registry change log (read side, issue #31). */
   review: {
     requests: ApprovalStore["list"];

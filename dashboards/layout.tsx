@@ -6,6 +6,7 @@
  */
 import type { Child } from "hono/jsx";
 import { assetUrl } from "./static/assets.ts";
+import { type DashboardStatus, StatusStrip } from "./status_strip.tsx";
 
 /** What the frame shows about the running server. */
 export interface Chrome {
@@ -14,6 +15,8 @@ export interface Chrome {
   /** Live registry version. */
   registryVersion: string;
   packageCount: number;
+  /** Upstreams and scanner, for the status strip (absent: no strip). */
+  status?: DashboardStatus;
 }
 
 /** The pages of the side panel, in order. */
@@ -113,6 +116,7 @@ export function Layout(props: LayoutProps) {
             </div>
           </aside>
           <main id="main" tabindex={-1}>
+            {props.chrome.status ? <StatusStrip status={props.chrome.status} /> : null}
             {props.children}
           </main>
         </div>

@@ -96,6 +96,7 @@ function chromeOf(deps: DashboardDeps): Chrome {
     version: deps.version,
     registryVersion: registry.version,
     packageCount: registry.packages.length,
+    ...(deps.status ? { status: deps.status() } : {}),
   };
 }
 

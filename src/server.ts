@@ -34,6 +34,7 @@ import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
 import { createChangeLog } from "./approvals/change_log.ts";
+import { createUpstreamHealth } from "./lookups/upstream_health.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -246,6 +247,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
+            status: () => ({
+              upstreams: lookups.upstreams?.snapshot() ?? createUpstreamHealth().snapshot(),
+              scanner: scanner?.status() ?? null,
+            }),
             review: {
               requests: (filter) => store.approvals.list(filter),
               changes: (filter, limit) => store.changes.list(filter, limit),

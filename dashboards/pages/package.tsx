@@ -1,11 +1,12 @@
 /**
  * `/dashboard/package/:name`: one package. Its registry rule and
  * replacement, the latest decision of every project that asked for it, the
- * CVEs (linked to OSV) and licence of its latest evaluations, registry
+ * CVEs (linked to OSV) and license of its latest evaluations, registry
  * exceptions, its history, and a button to propose a rule.
  *
  * @module
  */
+import { emptyDataSentence, tallyData } from "../package_data.ts";
 import { isValidName } from "../../src/core/names.ts";
 import type { CompiledRegistry } from "../../src/core/types.ts";
 import type { PackageReport } from "../../src/reports/package.ts";
@@ -74,7 +75,7 @@ function RuleCard(props: { report: PackageReport; proposer: string }) {
         : (
           <p data-testid="package-rule">
             The registry has no rule for{" "}
-            <code>{name}</code>: evaluations look up its CVEs and licence and answer by policy.
+            <code>{name}</code>: evaluations look up its CVEs and license and answer by policy.
           </p>
         )}
       {props.report.replaces.length
@@ -169,8 +170,10 @@ function VulnerabilitiesCard(props: { report: PackageReport }) {
         )
         : (
           <Empty>
-            No recorded evaluation listed a vulnerability. Registry-listed packages are not looked
-            up, so this is not a statement that none exist.
+            {emptyDataSentence(
+              tallyData(props.report.history, "vulnerabilities"),
+              "vulnerabilities",
+            )}
           </Empty>
         )}
     </Card>
@@ -180,11 +183,11 @@ function VulnerabilitiesCard(props: { report: PackageReport }) {
 function LicenseCard(props: { report: PackageReport }) {
   const { license } = props.report;
   return (
-    <Card title="Licence" id="license">
+    <Card title="License" id="license">
       {license
         ? (
           <dl class="facts" data-testid="package-license">
-            <dt>Licence</dt>
+            <dt>License</dt>
             <dd>
               <code>{license.license}</code>
             </dd>
@@ -194,12 +197,7 @@ function LicenseCard(props: { report: PackageReport }) {
             <dd>{formatTime(license.seen_at)}</dd>
           </dl>
         )
-        : (
-          <Empty>
-            No recorded evaluation looked up its licence (registry-listed packages are not looked
-            up).
-          </Empty>
-        )}
+        : <Empty>{emptyDataSentence(tallyData(props.report.history, "license"), "license")}</Empty>}
     </Card>
   );
 }
@@ -215,7 +213,7 @@ function ExceptionsOfPackage(props: { registry: CompiledRegistry; name: string }
               <li>
                 {[
                   ...(e.vulnerabilities ?? []),
-                  ...(e.licenses ?? []).map((l) => `licence ${l}`),
+                  ...(e.licenses ?? []).map((l) => `license ${l}`),
                 ].join(", ")}
                 {e.versions ? ` (versions ${e.versions})` : ""} until {e.expires}
                 {e.reason ? ` — ${e.reason}` : ""}

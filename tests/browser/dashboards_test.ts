@@ -56,8 +56,14 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "Security",
         "Legal",
         "Agents",
+        "Approval requests",
+        "Registry history",
         "Registry workshop",
       ]);
+      // Every page says whether the upstreams answer, from what /health knows.
+      const strip = await page.locator("[data-testid=status-strip]").innerText();
+      includes(strip, "OSV (vulnerabilities)");
+      includes(strip, "PyPI (licenses, releases)");
       assert.deepEqual(await page.locator("a[aria-current=page]").innerText(), "Overview");
       // The chart is an image with a text description, and a table of the same numbers.
       const chart = page.locator("#evaluations-chart svg[role=img]");
@@ -130,10 +136,13 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       async () => {
         await page.goto(`${server.url}/dashboard/security`);
         assert.deepEqual(await text("[data-testid=total-denials]"), "2");
+        // Every evaluation had OSV data: no caveat; the scanner's state is said, not implied.
+        assert.equal(await page.locator("[data-testid=total-denials-caveat]").count(), 0);
+        includes(await text("#alerts"), "scanner");
         assert.deepEqual(await text("[data-testid=rule-denials]"), "1");
         includes(await text("[data-testid=top-denied-DENIAL_BANNED]"), "pycrypto");
         const categories = await text("ul[aria-label='Denials per category']");
-        for (const label of ["Banned", "Deprecated", "Version constraint", "CVE", "Licence"]) {
+        for (const label of ["Banned", "Deprecated", "Version constraint", "CVE", "License"]) {
           includes(categories, label);
         }
         const severities = await text("ul[aria-label='Denials per severity']");
@@ -347,6 +356,13 @@ Deno.test(
         const main = await text("main");
         assert.ok(!main.includes("No CVE denials in this window."), path);
         assert.ok(!main.includes("Every evaluated package"), path);
+        // Bold figures carry their own caveat, and the strip does not call OSV or PyPI healthy.
+        includes(
+          await text("[data-testid=total-denials-caveat]"),
+          "2 of 2 evaluations not checked",
+        );
+        const strip = await text("[data-testid=status-strip]");
+        assert.ok(!/answering/.test(strip), strip);
         await page.screenshot({
           path: join(shots, `${path.split("/").at(-1)}-unavailable.png`),
           fullPage: true,
