@@ -125,6 +125,7 @@ export function ReportFilters(props: { action: string; query: ReportQuery; apiPa
           type="text"
           value={props.query.project ?? ""}
           placeholder="all projects"
+          list="known-projects"
           autocomplete="off"
         />
       </div>

@@ -7,6 +7,7 @@
 import type { Child } from "hono/jsx";
 import { assetUrl } from "./static/assets.ts";
 import { type DashboardStatus, StatusStrip } from "./status_strip.tsx";
+import { type ProjectContext, ProjectHint } from "./project_hint.tsx";
 
 /** What the frame shows about the running server. */
 export interface Chrome {
@@ -17,6 +18,8 @@ export interface Chrome {
   packageCount: number;
   /** Upstreams and scanner, for the status strip (absent: no strip). */
   status?: DashboardStatus;
+  /** Known projects and the filter's project (pages with a project filter). */
+  projects?: ProjectContext;
 }
 
 /** The pages of the side panel, in order. */
@@ -117,6 +120,7 @@ export function Layout(props: LayoutProps) {
           </aside>
           <main id="main" tabindex={-1}>
             {props.chrome.status ? <StatusStrip status={props.chrome.status} /> : null}
+            {props.chrome.projects ? <ProjectHint context={props.chrome.projects} /> : null}
             {props.children}
           </main>
         </div>

@@ -39,6 +39,7 @@ import type { DashboardDeps } from "./deps.ts";
 import { exportRegistryYaml } from "./export.ts";
 import { reviewPages } from "./review_routes.tsx";
 import { type Chrome, Layout } from "./layout.tsx";
+import type { ProjectContext } from "./project_hint.tsx";
 import { PageHeader } from "./components.tsx";
 import { AgentsPage } from "./pages/agents.tsx";
 import { AuditPage } from "./pages/audit.tsx";
@@ -90,14 +91,28 @@ type Ctx = Context<DashboardEnv>;
 
 const FAVICON = faviconIco();
 
-function chromeOf(deps: DashboardDeps): Chrome {
+function chromeOf(deps: DashboardDeps, projects?: ProjectContext): Chrome {
   const registry = deps.registry.current().registry;
   return {
     version: deps.version,
     registryVersion: registry.version,
     packageCount: registry.packages.length,
     ...(deps.status ? { status: deps.status() } : {}),
+    ...(projects ? { projects } : {}),
   };
+}
+
+/** The frame of an error page: no status strip, nothing that can fail again. */
+function bareChrome(deps: DashboardDeps): Chrome {
+  const { status: _status, ...chrome } = chromeOf(deps);
+  return chrome;
+}
+
+/** Every project the audit log knows, sorted, with the filter's project. */
+async function projectsOf(deps: DashboardDeps, asked: string | null | undefined) {
+  const groups = await deps.audit.group({}, ["project"]);
+  const known = groups.map((g) => g.keys.project).filter((p): p is string => !!p).sort();
+  return { known, asked: asked ?? null };
 }
 
 async function page(c: Ctx, node: JSX.Element, status: 200 | 400 | 404 | 500 = 200) {
@@ -113,7 +128,7 @@ async function page(c: Ctx, node: JSX.Element, status: 200 | 400 | 404 | 500 = 2
 function invalidQuery(c: Ctx, deps: DashboardDeps, active: string, errors: QueryIssue[]) {
   return page(
     c,
-    <Layout title="Invalid query" active={active} chrome={chromeOf(deps)}>
+    <Layout title="Invalid query" active={active} chrome={bareChrome(deps)}>
       <PageHeader title="Invalid query" />
       <div class="notice error" role="alert">
         <p>The address has a parameter this page cannot use:</p>
@@ -136,7 +151,7 @@ function invalidQuery(c: Ctx, deps: DashboardDeps, active: string, errors: Query
 function notFoundPage(c: Ctx, deps: DashboardDeps) {
   return page(
     c,
-    <Layout title="Page not found" active="" chrome={chromeOf(deps)}>
+    <Layout title="Page not found" active="" chrome={bareChrome(deps)}>
       <PageHeader title="Page not found" />
       <p class="notice warn" role="alert">
         There is no dashboard page at <code>{c.req.path}</code>.
@@ -154,7 +169,7 @@ function errorPage(c: Ctx, deps: DashboardDeps) {
   const requestId = c.get("requestId") ?? "unknown";
   return page(
     c,
-    <Layout title="Something went wrong" active="" chrome={chromeOf(deps)}>
+    <Layout title="Something went wrong" active="" chrome={bareChrome(deps)}>
       <PageHeader title="Something went wrong" />
       <p class="notice error" role="alert">
         policyd could not build this page. The error is in the server log; quote request id{" "}
@@ -222,7 +237,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     return (
       <WelcomePage
         view={{
-          chrome: chromeOf(deps),
+          chrome: chromeOf(deps, await projectsOf(deps, query.project)),
           origin: new URL(c.req.url).origin,
           query,
           activity,
@@ -252,7 +267,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
       securityReport(deps.audit, params, deps.registry.current()),
       activityReport(deps.audit, params),
     ]);
-    return <SecurityPage view={{ chrome: chromeOf(deps), query, report, activity }} />;
+    const chrome = chromeOf(deps, await projectsOf(deps, query.project));
+    return <SecurityPage view={{ chrome, query, report, activity }} />;
   });
   reportPage("/dashboard/legal", async (query, at) => {
     const params = toReportParams(query, at);
@@ -260,11 +276,13 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
       legalReport(deps.audit, params, deps.registry.current()),
       activityReport(deps.audit, params),
     ]);
-    return <LegalPage view={{ chrome: chromeOf(deps), query, report, activity }} />;
+    const chrome = chromeOf(deps, await projectsOf(deps, query.project));
+    return <LegalPage view={{ chrome, query, report, activity }} />;
   });
   reportPage("/dashboard/agents", async (query, at) => {
     const report = await agentsReport(deps.audit, toReportParams(query, at));
-    return <AgentsPage view={{ chrome: chromeOf(deps), query, report }} />;
+    const chrome = chromeOf(deps, await projectsOf(deps, query.project));
+    return <AgentsPage view={{ chrome, query, report }} />;
   });
 
   const auditQuery = (
@@ -275,12 +293,15 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   routes.get("/dashboard/audit", async (c) => {
     const parsed = auditQuery(c);
     if (!parsed.ok) return invalidQuery(c, deps, "/dashboard/audit", parsed.errors);
-    const result = await auditPage(deps.audit, parsed.query, deps.now());
+    const [result, projects] = await Promise.all([
+      auditPage(deps.audit, parsed.query, deps.now()),
+      projectsOf(deps, parsed.query.project),
+    ]);
     return page(
       c,
       <AuditPage
         view={{
-          chrome: chromeOf(deps),
+          chrome: chromeOf(deps, projects),
           query: parsed.query,
           raw: c.req.query(),
           page: result,

@@ -46,7 +46,9 @@ export function filterSearch(raw: Record<string, string>, extra: Record<string, 
   return text ? `?${text}` : "";
 }
 
-function TextFilter(props: { id: string; label: string; value?: string; placeholder: string }) {
+function TextFilter(
+  props: { id: string; label: string; value?: string; placeholder: string; list?: string },
+) {
   return (
     <div>
       <label for={`f-${props.id}`}>{props.label}</label>
@@ -57,6 +59,7 @@ function TextFilter(props: { id: string; label: string; value?: string; placehol
         value={props.value ?? ""}
         placeholder={props.placeholder}
         autocomplete="off"
+        list={props.list}
       />
     </div>
   );
@@ -108,7 +111,13 @@ export function AuditPage(props: { view: AuditView }) {
         action="/dashboard/audit"
         aria-label="Audit filters"
       >
-        <TextFilter id="project" label="Project" value={raw.project} placeholder="all projects" />
+        <TextFilter
+          id="project"
+          label="Project"
+          value={raw.project}
+          placeholder="all projects"
+          list="known-projects"
+        />
         <TextFilter id="package" label="Package" value={raw.package} placeholder="any package" />
         <SelectFilter
           id="verdict"

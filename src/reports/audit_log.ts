@@ -7,6 +7,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import { type AuditQuery, AuditQuerySchema, encodeCursor } from "../api/audit.ts";
+import { normalizeName } from "../core/names.ts";
 import type { AuditFilter, AuditReader, AuditRow } from "../store/types.ts";
 import { type QueryIssue, queryIssues } from "./params.ts";
 
@@ -65,10 +66,12 @@ export function auditFilterOf(query: AuditQuery, now: Date): AuditFilter {
     filter.until = new Date(end).toISOString();
   }
   if (query.project) filter.project = query.project;
-  if (query.package) filter.package = query.package;
+  // Names compare PEP 503-normalised, as everywhere else: `PyCrypto` finds `pycrypto`.
+  if (query.package) filter.package = normalizeName(query.package);
   if (query.verdict) filter.verdicts = [query.verdict];
   if (query.category) filter.categories = [query.category];
-  if (query.agent_model) filter.agent_model = query.agent_model;
+  // An agent model matches by prefix: `claude` finds `claude-code` and `claude-sonnet-4-5`.
+  if (query.agent_model) filter.agentModelPrefix = query.agent_model;
   if (query.source) filter.source = query.source;
   return filter;
 }

@@ -251,6 +251,29 @@ export function storeContract(backend: string, open: StoreOpener): void {
   );
 
   test(
+    "audit filter: agent model by case-insensitive prefix, LIKE wildcards taken literally",
+    async ({ store }) => {
+      const models = ["claude-code", "Claude-Sonnet", "cursor", "50%_model", "50xxmodel", null];
+      for (const agent_model of models) {
+        await store.audit.insert(auditRow({ package: "a", agent_model }));
+      }
+      const listed = async (prefix: string) =>
+        (await store.audit.list({ agentModelPrefix: prefix }, 50)).map((r) => r.agent_model).sort();
+      deepStrictEqual(await listed("claude"), ["Claude-Sonnet", "claude-code"]);
+      deepStrictEqual(await listed("CLAUDE-c"), ["claude-code"]);
+      deepStrictEqual(await listed("50%_"), ["50%_model"]);
+      const [group] = await store.audit.group({ agentModelPrefix: "claude" }, []);
+      equal(group.count, 2);
+      const byModel = await store.audit.group({ agentModelPrefix: "cl" }, [
+        "agent_model",
+        "verdict",
+      ]);
+      equal(byModel.reduce((n, g) => n + g.count, 0), 2);
+    },
+    ticking(),
+  );
+
+  test(
     "approval requests: reject and dismiss only pending requests, with who and why",
     async ({ store }) => {
       const base = {

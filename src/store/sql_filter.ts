@@ -179,6 +179,10 @@ export function auditWhere(filter: AuditFilter, dialect: SqlDialect, firstParam 
   if (filter.packages) inList("package", filter.packages);
   if (filter.until) parts.push(`ts < ${param(filter.until)}`);
   if (filter.agent_model) parts.push(`agent_model = ${param(filter.agent_model)}`);
+  if (filter.agentModelPrefix) {
+    const pattern = filter.agentModelPrefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    parts.push(`lower(agent_model) LIKE ${param(`${pattern}%`)} ESCAPE '\\'`);
+  }
   if (filter.source) parts.push(`source = ${param(filter.source)}`);
   if (filter.registryKnown) parts.push("registry_status IS NOT NULL");
   if (filter.before) {

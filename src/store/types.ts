@@ -71,6 +71,8 @@ export interface AuditFilter {
   /** Exclusive upper bound on `ts` (ISO-8601). */
   until?: string;
   agent_model?: string;
+  /** Keep only rows whose agent model starts with this text (case-insensitive). */
+  agentModelPrefix?: string;
   source?: string;
   /** Keep only rows recorded while the registry listed the package (`registry_status` set). */
   registryKnown?: boolean;

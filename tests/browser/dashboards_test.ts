@@ -174,6 +174,25 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       },
     );
 
+    await t.step(
+      "audit filters normalise names, match agent models by prefix, know projects",
+      async () => {
+        await page.goto(`${server.url}/dashboard/audit?package=PyCrypto`);
+        includes(await text("[data-testid=audit-summary]"), "of 1 matching");
+        await page.goto(`${server.url}/dashboard/audit?agent_model=Claude`);
+        includes(await text("[data-testid=audit-summary]"), "of 2 matching");
+        const options = await page.locator("datalist#known-projects option").evaluateAll(
+          (nodes) => nodes.map((n) => n.getAttribute("value")),
+        );
+        assert.deepEqual(options, ["api", "policyd", "web"]);
+        await page.goto(`${server.url}/dashboard/audit?project=wbe`);
+        const notice = await text("[data-testid=unknown-project]");
+        includes(notice, "No project named wbe has recorded anything (did you mean web?)");
+        await page.goto(`${server.url}/dashboard/security?project=ap`);
+        includes(await text("[data-testid=unknown-project]"), "did you mean api");
+      },
+    );
+
     await t.step("the agents page counts evaluations per agent", async () => {
       await page.goto(`${server.url}/dashboard/agents`);
       const rows = await page.locator("[data-testid=agents] tbody tr").allInnerTexts();
