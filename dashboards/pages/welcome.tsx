@@ -7,7 +7,7 @@
  * @module
  */
 import type { ActivityReport } from "../../src/reports/activity.ts";
-import { EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
+import { chartedDays, EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
 import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
@@ -84,7 +84,13 @@ export function WelcomePage(props: { view: WelcomeView }) {
         ]}
       />
 
-      <Card title="Evaluations per day" id="evaluations-per-day">
+      <Card
+        title="Evaluations per day"
+        id="evaluations-per-day"
+        hint={a.data_starts
+          ? `Recorded data starts on ${a.data_starts}; the days before it are not drawn.`
+          : undefined}
+      >
         <StackedDays
           id="evaluations-chart"
           title="Evaluations per day by verdict"
@@ -95,7 +101,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
             { key: "PROVISIONALLY_ALLOWED", label: "Provisional", kind: "PROVISIONALLY_ALLOWED" },
             { key: "DENIED", label: "Denied", kind: "DENIED" },
           ]}
-          days={a.days.map((d) => ({
+          days={chartedDays(a.days, a.data_starts).map((d) => ({
             day: d.day,
             values: d.verdicts as unknown as Record<string, number>,
           }))}

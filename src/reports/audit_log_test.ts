@@ -9,7 +9,7 @@ import {
   encodeCursor,
   parseAuditQuery,
 } from "./audit_log.ts";
-import { activityReport, dayRange } from "./activity.ts";
+import { activityReport, chartedDays, dayRange } from "./activity.ts";
 import { packageReport } from "./package.ts";
 import { compileRegistry, createSnapshot } from "../registry/compile.ts";
 
@@ -160,6 +160,19 @@ Deno.test("activityReport() fills every day and counts every denial category", a
     });
     assert.deepEqual(report.days.map((d) => d.day), dayRange(NOW, 3));
     assert.deepEqual(report.days.map((d) => d.day), ["2026-11-19", "2026-11-20", "2026-11-21"]);
+    // Nothing before 2026-11-20: the charts start there.
+    assert.equal(report.data_starts, "2026-11-20");
+    assert.deepEqual(chartedDays(report.days, report.data_starts).map((d) => d.day), [
+      "2026-11-20",
+      "2026-11-21",
+    ]);
+    const inside = await activityReport(store.audit, {
+      days: 1,
+      project: null,
+      limit: 10,
+      now: NOW,
+    });
+    assert.equal(inside.data_starts, null, "rows before the window: every day is charted");
     assert.deepEqual(report.days[2].verdicts, { ALLOWED: 0, DENIED: 1, PROVISIONALLY_ALLOWED: 1 });
     assert.equal(report.totals.evaluations, 3);
     assert.equal(report.totals.denials_by_category.DENIAL_BANNED, 1);

@@ -286,6 +286,10 @@ Deno.test(
         assert.ok(days >= 14, `${days} bars`);
         includes(await page.locator("#evaluations-chart desc").innerHTML(), "from 2026-11-08 to");
         await page.screenshot({ path: join(shots, "overview-history.png"), fullPage: true });
+        // A 90-day window starts its charts where the data starts, not with 76 empty days.
+        await page.goto(`${server.url}/?days=90`);
+        includes(await page.locator("#evaluations-chart desc").innerHTML(), "from 2026-11-08 to");
+        includes(await text("#evaluations-per-day"), "Recorded data starts on 2026-11-08");
       });
 
       await t.step("the audit log pages with its cursor", async () => {
