@@ -24,8 +24,30 @@ export function Time(props: { iso: string | null | undefined }) {
 /** A coloured label; `kind` becomes its CSS class (a status, verdict or severity). */
 export function Badge(props: { kind: string | null | undefined; children?: Child }) {
   const kind = props.kind ?? "none";
-  return <span class={`badge ${kind}`}>{props.children ?? kind}</span>;
+  const label = ENUM_LABELS[kind];
+  return (
+    <span class={`badge ${kind}`} title={label && !props.children ? kind : undefined}>
+      {props.children ?? label ?? kind}
+    </span>
+  );
 }
+
+/**
+ * Human labels of the enumerations pages show (verdicts, registry
+ * statuses); the raw value stays in the badge's tooltip and class.
+ */
+export const ENUM_LABELS: Record<string, string> = {
+  ALLOWED: "Allowed",
+  DENIED: "Denied",
+  PROVISIONALLY_ALLOWED: "Provisionally allowed",
+  CVE_ALERT: "CVE alert (scanner)",
+  preferred: "Preferred",
+  approved: "Approved",
+  "version-constrained": "Version-constrained",
+  deprecated: "Deprecated",
+  banned: "Banned",
+  unlisted: "Not in the registry",
+};
 
 /** One stat tile. */
 export interface Stat {

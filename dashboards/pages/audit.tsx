@@ -9,7 +9,7 @@
 import { AUDIT_CATEGORIES, AUDIT_VERDICTS } from "../../src/reports/audit_log.ts";
 import type { AuditPage as AuditPageData, AuditQuery } from "../../src/reports/audit_log.ts";
 import { CALL_SOURCES } from "../../src/store/types.ts";
-import { AuditTable, Card, categoryLabel, PageHeader } from "../components.tsx";
+import { AuditTable, Card, categoryLabel, ENUM_LABELS, PageHeader } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
 /** View model of the audit browser. */
@@ -123,7 +123,7 @@ export function AuditPage(props: { view: AuditView }) {
           id="verdict"
           label="Verdict"
           value={raw.verdict}
-          options={AUDIT_VERDICTS.map((v) => ({ value: v, label: v }))}
+          options={AUDIT_VERDICTS.map((v) => ({ value: v, label: ENUM_LABELS[v] ?? v }))}
         />
         <SelectFilter
           id="category"

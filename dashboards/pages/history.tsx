@@ -9,7 +9,7 @@
  * @module
  */
 import type { ChangedRule, RegistryChange } from "../../src/store/types.ts";
-import { Card, Empty, PackageLink, PageHeader, TableWrap, Time } from "../components.tsx";
+import { Badge, Card, Empty, PackageLink, PageHeader, TableWrap, Time } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 import { CHANGE_KIND_LABELS } from "../review_labels.ts";
 import type { HistoryQuery } from "../review_query.ts";
@@ -32,7 +32,7 @@ function Rule(props: { rule: ChangedRule | null; empty: string }) {
     .filter(Boolean).join(", ");
   return (
     <span class="rule">
-      <span class={`badge ${r.status}`}>{r.status}</span>
+      <Badge kind={r.status} />
       {bounds ? <span class="muted">{bounds}</span> : null}
       {r.replacement ? <span class="muted">→ {r.replacement}</span> : null}
       {r.reason ? <span class="rule-reason">“{r.reason}”</span> : null}

@@ -77,14 +77,14 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
 
     await t.step("a package page shows its rule, replacement, projects and history", async () => {
       await page.goto(`${server.url}/dashboard/package/pycrypto`);
-      includes(await text("[data-testid=package-rule]"), "banned");
+      includes(await text("[data-testid=package-rule]"), "Banned");
       assert.equal(await text("[data-testid=package-replacement]"), "cryptography");
       assert.equal(
         await page.locator("[data-testid=package-replacement] a").getAttribute("href"),
         "/dashboard/package/cryptography",
       );
       includes(await text("[data-testid=package-projects]"), "web");
-      includes(await text("[data-testid=package-history]"), "DENIED");
+      includes(await text("[data-testid=package-history]"), "Denied");
       assert.equal(
         await page.locator("[data-testid=propose-rule]").getAttribute("href"),
         "/dashboard/registry?package=pycrypto#propose",

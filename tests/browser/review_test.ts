@@ -150,7 +150,7 @@ Deno.test("the review lifecycle in Chromium: reject, approve, revert", options, 
       const applied = page.locator("tr[data-kind=applied]");
       const appliedId = await applied.getAttribute("data-change");
       includes(await applied.innerText(), "not in the registry");
-      includes(await applied.innerText(), "approved");
+      includes(await applied.innerText(), "Approved");
       await page.screenshot({ path: join(shots, "history-1440.png"), fullPage: true });
       const revert = applied.locator("button[data-action=revert]");
       await revert.click();
