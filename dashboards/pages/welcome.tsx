@@ -26,6 +26,9 @@ import { AvailabilityCard } from "../data_state.tsx";
 import { DenialsPerDay, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
+/** Rows of the overview's lists: the overview stays one screenful of summaries. */
+const OVERVIEW_ROWS = 10;
+
 /** View model of the overview. */
 export interface WelcomeView {
   chrome: Chrome;
@@ -48,6 +51,13 @@ export interface WelcomeView {
 export function WelcomePage(props: { view: WelcomeView }) {
   const v = props.view;
   const a = v.activity;
+  const overviewTop = {
+    ...a,
+    top_denied: a.top_denied.map((t) => ({
+      ...t,
+      packages: t.packages.slice(0, OVERVIEW_ROWS / 2),
+    })),
+  };
   const base = v.origin;
   const scope = v.query.project ? `project ${v.query.project}` : "all projects";
   const denied = a.totals.verdicts.DENIED;
@@ -115,7 +125,9 @@ export function WelcomePage(props: { view: WelcomeView }) {
       <Card
         title="Most denied packages"
         id="top-denied"
-        hint="Every denial category, registry rules first. A package links to its page."
+        hint={`Every denial category, registry rules first, up to ${
+          OVERVIEW_ROWS / 2
+        } packages each (the security and legal pages list more). A package links to its page.`}
       >
         <div class="grid compact">
           {EVALUATION_DENIAL_CATEGORIES.map((category) => (
@@ -125,7 +137,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
                 <span class="muted">({a.totals.denials_by_category[category]})</span>
               </h3>
               <TopDenied
-                activity={a}
+                activity={overviewTop}
                 category={category}
                 availability={v.availability.security.data_availability}
               />
@@ -136,8 +148,8 @@ export function WelcomePage(props: { view: WelcomeView }) {
 
       <Card title="Recent decisions" id="recent">
         <AuditTable
-          rows={a.recent_decisions}
-          caption="The newest evaluations, every verdict."
+          rows={a.recent_decisions.slice(0, OVERVIEW_ROWS)}
+          caption={`The ${OVERVIEW_ROWS} newest evaluations, every verdict.`}
           empty="No evaluation in this window."
           testid="recent-decisions"
         />

@@ -129,6 +129,12 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "requests",
       ]);
       await page.screenshot({ path: join(shots, "audit.png"), fullPage: true });
+      const overflow = Number(
+        await page.evaluate(
+          "(() => { const w = document.querySelector('[data-testid=audit-rows]').closest('.table-wrap'); return w.scrollWidth - w.clientWidth; })()",
+        ),
+      );
+      assert.ok(overflow <= 0, `the audit table is ${overflow}px wider than its card at 1280 px`);
     });
 
     await t.step(

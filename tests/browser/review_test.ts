@@ -93,6 +93,15 @@ Deno.test("the review lifecycle in Chromium: reject, approve, revert", options, 
           "3",
         );
         await page.screenshot({ path: join(shots, "requests-1440.png"), fullPage: true });
+        // At 1280 px the table fits its card: nothing to scroll sideways.
+        await page.setViewportSize({ width: 1280, height: 900 });
+        const overflow = Number(
+          await page.evaluate(
+            "(() => { const w = document.querySelector('[data-testid=requests]').closest('.table-wrap'); return w.scrollWidth - w.clientWidth; })()",
+          ),
+        );
+        assert.ok(overflow <= 0, `the requests table is ${overflow}px wider than its card`);
+        await page.setViewportSize({ width: 1440, height: 900 });
       },
     );
 
