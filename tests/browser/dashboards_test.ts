@@ -327,6 +327,17 @@ Deno.test(
         assert.ok(await menu.isVisible());
         assert.ok(!(await page.locator("nav[aria-label=Dashboards]").isVisible()));
         await page.screenshot({ path: join(shots, "phone-overview.png") });
+        // Charts keep a readable height (not a 60 px strip) and scroll inside their card.
+        const chart = await page.locator("#evaluations-chart svg").boundingBox();
+        assert.ok(chart && chart.height >= 150, JSON.stringify(chart));
+        assert.equal(
+          await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"),
+          true,
+          "the overview does not scroll sideways",
+        );
+        await page.locator("#evaluations-per-day").screenshot({
+          path: join(shots, "phone-chart.png"),
+        });
         await page.locator("#top-denied").screenshot({ path: join(shots, "phone-top-denied.png") });
         await menu.click();
         assert.equal(await menu.getAttribute("aria-expanded"), "true");
