@@ -112,7 +112,7 @@ export function Layout(props: LayoutProps) {
                 <dt>Registry version</dt>
                 <dd data-testid="side-registry-version">{props.chrome.registryVersion}</dd>
                 <dt>Packages</dt>
-                <dd>{props.chrome.packageCount}</dd>
+                <dd data-testid="side-package-count">{props.chrome.packageCount}</dd>
                 <dt>policyd</dt>
                 <dd>{props.chrome.version}</dd>
               </dl>

@@ -80,6 +80,9 @@
       p.licenses.allowed.join(", ") + " · denied licenses " + p.licenses.denied.join(", ");
     const side = document.querySelector("[data-testid=side-registry-version]");
     if (side) side.textContent = registry.version;
+    // The side panel's count follows the live registry too (no stale 34 beside a page of 36).
+    const count = document.querySelector("[data-testid=side-package-count]");
+    if (count) count.textContent = String(registry.packages.length);
     if (rules.length === 0) {
       $("registry-body").replaceChildren(
         el("p", {

@@ -87,6 +87,10 @@ Deno.test(
           );
           const live = await (await fetch(`${server.url}/api/v1/registry`)).json();
           assert.equal(await text("[data-testid=side-registry-version]"), live.version);
+          assert.equal(
+            await text("[data-testid=side-package-count]"),
+            String(live.packages.length),
+          );
           // The example registry authors its version label: an edit keeps it, and the
           // confirmation says so rather than calling the rule unchanged.
           assert.equal(live.version, before);
