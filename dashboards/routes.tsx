@@ -19,6 +19,7 @@ import { ProblemError } from "../src/api/problem.ts";
 import { REGISTRY_STATUSES } from "../src/core/types.ts";
 import { activityReport } from "../src/reports/activity.ts";
 import { agentsReport } from "../src/reports/agents.ts";
+import { agentTrends } from "../src/reports/agent_trends.ts";
 import {
   auditCsv,
   auditExportRows,
@@ -280,9 +281,22 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     return <LegalPage view={{ chrome, query, report, activity }} />;
   });
   reportPage("/dashboard/agents", async (query, at) => {
-    const report = await agentsReport(deps.audit, toReportParams(query, at));
-    const chrome = chromeOf(deps, await projectsOf(deps, query.project));
-    return <AgentsPage view={{ chrome, query, report }} />;
+    const params = toReportParams(query, at);
+    const [report, trends, filed, projects] = await Promise.all([
+      agentsReport(deps.audit, params),
+      agentTrends(deps.audit, params),
+      deps.review.requests(params.project ? { project: params.project } : {}),
+      projectsOf(deps, query.project),
+    ]);
+    const requests: Record<string, { total: number; pending: number }> = {};
+    for (const r of filed) {
+      if (!r.agent_model) continue;
+      const entry = requests[r.agent_model] ??= { total: 0, pending: 0 };
+      entry.total++;
+      if (r.status === "PENDING_REVIEW") entry.pending++;
+    }
+    const chrome = chromeOf(deps, projects);
+    return <AgentsPage view={{ chrome, query, report, trends, requests }} />;
   });
 
   const auditQuery = (

@@ -93,11 +93,6 @@ export function StatusStrip(props: { status: DashboardStatus }) {
             <span class="state" title={u.last_error ?? u.status}>{upstreamSentence(u)}</span>
           </li>
         ))}
-        <li class="scanner">
-          <span class="state">
-            {scannerSentence(props.status.scanner, props.status.upstreams.osv)}
-          </span>
-        </li>
       </ul>
     </aside>
   );

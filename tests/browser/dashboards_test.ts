@@ -212,8 +212,20 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "0",
         "2",
       ]);
-      assert.ok(rows.some((r) => r.startsWith("(unknown agent)")), rows.join("\n"));
-      assert.deepEqual(await text("[data-testid=total-evaluations]"), "6");
+      // People and scripts without agent headers are counted apart, not as an unknown agent.
+      assert.ok(!rows.some((r) => r.startsWith("(unknown agent)")), rows.join("\n"));
+      assert.deepEqual(await text("[data-testid=total-evaluations]"), "3");
+      assert.deepEqual(await text("[data-testid=people-evaluations]"), "3");
+      includes(await text("[data-testid=people]"), "3 evaluations without an agent model");
+      includes(await text("#agent-trends"), "claude-code");
+      includes(await text("[data-testid=weekly-rate-claude-code]"), "100%");
+      // The drill-down opens the agent's decisions in the audit log.
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/audit\?agent_model=claude-code/),
+        page.click("[data-testid=agents] tr[data-agent=claude-code] a"),
+      ]);
+      includes(await text("[data-testid=audit-summary]"), "of 2 matching");
+      await page.goBack();
       await page.screenshot({ path: join(shots, "agents.png"), fullPage: true });
     });
 
