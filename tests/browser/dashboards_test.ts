@@ -267,6 +267,39 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       assert.equal(icon.headers()["content-type"], "image/x-icon");
     });
 
+    await t.step("every page at 1440 and 390 px: screenshots, no sideways scrolling", async () => {
+      const pages = [
+        ["/", "overview"],
+        ["/dashboard/audit", "audit"],
+        ["/dashboard/security", "security"],
+        ["/dashboard/legal", "legal"],
+        ["/dashboard/agents", "agents"],
+        ["/dashboard/requests", "requests"],
+        ["/dashboard/history", "history"],
+        ["/dashboard/registry", "registry"],
+        ["/dashboard/package/pycrypto", "package"],
+        ["/dashboard/nowhere", "not-found"],
+      ];
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [path, name] of pages) {
+          await page.goto(`${server.url}${path}`);
+          if (path === "/dashboard/registry") await page.waitForSelector("body[data-ready=true]");
+          await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+          assert.equal(
+            await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"),
+            true,
+            `${path} scrolls sideways at ${width} px`,
+          );
+          if (width === 1440 && path === "/") {
+            const height = Number(await page.evaluate("document.documentElement.scrollHeight"));
+            assert.ok(height < 4000, `the overview is ${height}px long`);
+          }
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
     await t.step("no request left loopback and the pages raised no errors", () => {
       assert.ok(recorder.requests.length > 0);
       assert.deepEqual(recorder.offLoopback, []);
