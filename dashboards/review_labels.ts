@@ -47,3 +47,22 @@ export function age(iso: string, now: Date): string {
   if (hours < 48) return `${hours} h ago`;
   return `${Math.round(hours / 24)} days ago`;
 }
+
+/**
+ * What a proposal does with the configured proposer, in words ("applied to
+ * the registry file at once"); the proposer's name stays beside it.
+ */
+export function proposerSentence(name: string): string {
+  switch (name) {
+    case "local_file":
+      return "a rule is written to the registry file and is live at once";
+    case "local_git":
+      return "a rule is committed to the registry's git repository and is live at once";
+    case "github":
+      return "a rule opens a pull request and goes live after the merge";
+    case "log_only":
+      return "a rule is only logged; nothing changes until someone edits the registry";
+    default:
+      return `a rule goes to the "${name}" proposer`;
+  }
+}

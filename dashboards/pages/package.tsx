@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { proposerSentence } from "../review_labels.ts";
 import { emptyDataSentence, tallyData } from "../package_data.ts";
 import { isValidName } from "../../src/core/names.ts";
 import type { CompiledRegistry } from "../../src/core/types.ts";
@@ -94,7 +95,9 @@ function RuleCard(props: { report: PackageReport; proposer: string }) {
         <a class="button" href={propose} data-testid="propose-rule">
           {rule ? "Propose a rule change" : "Propose a rule"}
         </a>
-        <span class="muted">Goes through the {props.proposer} proposer in the workshop.</span>
+        <span class="muted" title={`proposer: ${props.proposer}`}>
+          In the workshop {proposerSentence(props.proposer)}.
+        </span>
       </p>
     </Card>
   );

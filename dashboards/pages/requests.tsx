@@ -10,7 +10,12 @@ import { APPROVAL_STATUSES } from "../../src/api/enums.ts";
 import type { ApprovalRequest } from "../../src/store/types.ts";
 import { Card, Empty, PackageLink, PageHeader, Stats, TableWrap, Time } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
-import { age, PROPOSAL_OUTCOME_LABELS, REQUEST_STATUS_LABELS } from "../review_labels.ts";
+import {
+  age,
+  PROPOSAL_OUTCOME_LABELS,
+  proposerSentence,
+  REQUEST_STATUS_LABELS,
+} from "../review_labels.ts";
 import type { RequestsQuery } from "../review_query.ts";
 
 /** View model of the requests page. */
@@ -122,10 +127,10 @@ export function RequestsPage(props: { view: RequestsView }) {
       scripts={["review.js"]}
     >
       <PageHeader title="Approval requests">
-        Every request an agent or a person filed, and what became of it. Approve runs the{" "}
-        {v.proposer}{" "}
-        proposer; Reject asks for a reason the requester reads; Dismiss closes a duplicate or a
-        mistake without deciding on the package. Decisions appear in the{" "}
+        Every request an agent or a person filed, and what became of it. Approve proposes the
+        package as approved: {proposerSentence(v.proposer)} (proposer{" "}
+        <code>{v.proposer}</code>). Reject asks for a reason the requester reads; Dismiss closes a
+        duplicate or a mistake without deciding on the package. Decisions appear in the{" "}
         <a href="/dashboard/history">registry history</a>.
       </PageHeader>
       <Filters query={v.query} projects={v.projects} />

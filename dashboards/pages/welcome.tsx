@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { proposerSentence } from "../review_labels.ts";
 import type { ActivityReport } from "../../src/reports/activity.ts";
 import { chartedDays, EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
@@ -18,6 +19,7 @@ import {
   Bars,
   Card,
   CATEGORY_LABELS,
+  ENUM_LABELS,
   PageHeader,
   ReportFilters,
   Stats,
@@ -171,7 +173,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
         />
         <Card
           title="Registry at a glance"
-          hint={`Proposer ${v.proposer}. CVE threshold ${
+          hint={`Proposals: ${proposerSentence(v.proposer)}. CVE threshold ${
             v.blockOnCve ? v.cveThreshold.toFixed(1) : "off"
           }. Unknown licenses: ${v.unknownLicensePolicy}.`}
         >
@@ -180,7 +182,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
               <Bars
                 label="Rules per status"
                 items={v.statusCounts.map((s) => ({
-                  label: s.status,
+                  label: ENUM_LABELS[s.status] ?? s.status,
                   count: s.count,
                   kind: s.status,
                 }))}
