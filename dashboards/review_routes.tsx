@@ -4,11 +4,9 @@
  *
  * @module
  */
-import type { Context, Hono } from "hono";
-import type { JSX } from "hono/jsx/jsx-runtime";
-import type { QueryIssue } from "../src/reports/params.ts";
+import type { Hono } from "hono";
 import type { DashboardDeps } from "./deps.ts";
-import type { Chrome } from "./layout.tsx";
+import type { PageHelpers } from "./page_helpers.ts";
 import { HistoryPage } from "./pages/history.tsx";
 import { RequestsPage } from "./pages/requests.tsx";
 import { parseHistoryQuery, parseRequestsQuery } from "./review_query.ts";
@@ -17,16 +15,6 @@ import { parseHistoryQuery, parseRequestsQuery } from "./review_query.ts";
 const MAX_REQUESTS = 500;
 /** Change-log entries per page. */
 const HISTORY_PAGE = 50;
-
-// deno-lint-ignore no-explicit-any
-type AnyContext = Context<any>;
-
-/** What the review pages borrow from the dashboard routes. */
-export interface PageHelpers {
-  page(c: AnyContext, node: JSX.Element): Promise<Response>;
-  invalidQuery(c: AnyContext, active: string, errors: QueryIssue[]): Promise<Response>;
-  chrome(): Chrome;
-}
 
 /** Registers the requests and history pages. */
 // deno-lint-ignore no-explicit-any

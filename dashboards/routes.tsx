@@ -16,10 +16,6 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { ProblemError } from "../src/api/problem.ts";
-import { REGISTRY_STATUSES } from "../src/core/types.ts";
-import { activityReport } from "../src/reports/activity.ts";
-import { agentsReport } from "../src/reports/agents.ts";
-import { agentTrends } from "../src/reports/agent_trends.ts";
 import {
   auditCsv,
   auditExportRows,
@@ -27,28 +23,19 @@ import {
   type AuditQuery,
   parseAuditQuery,
 } from "../src/reports/audit_log.ts";
-import { legalReport } from "../src/reports/legal.ts";
 import { packageReport } from "../src/reports/package.ts";
-import {
-  parseReportQuery,
-  type QueryIssue,
-  type ReportQuery,
-  toReportParams,
-} from "../src/reports/params.ts";
-import { securityReport } from "../src/reports/security.ts";
+import type { QueryIssue } from "../src/reports/params.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { exportRegistryYaml } from "./export.ts";
 import { reviewPages } from "./review_routes.tsx";
+import { reportPages } from "./report_pages.tsx";
+import type { PageHelpers } from "./page_helpers.ts";
 import { type Chrome, Layout } from "./layout.tsx";
 import type { ProjectContext } from "./project_hint.tsx";
 import { PageHeader } from "./components.tsx";
-import { AgentsPage } from "./pages/agents.tsx";
 import { AuditPage } from "./pages/audit.tsx";
-import { LegalPage } from "./pages/legal.tsx";
 import { PackagePage } from "./pages/package.tsx";
 import { RegistryPage } from "./pages/registry.tsx";
-import { SecurityPage } from "./pages/security.tsx";
-import { WelcomePage } from "./pages/welcome.tsx";
 import { faviconIco } from "./static/favicon.ts";
 import { STATIC_ASSETS } from "./static/assets.ts";
 
@@ -184,11 +171,15 @@ function errorPage(c: Ctx, deps: DashboardDeps) {
   );
 }
 
-type ReportRender = (query: ReportQuery, at: Date, c: Ctx) => Promise<JSX.Element>;
-
 /** Builds the dashboard routes; mount at `/`. */
 export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   const routes = new Hono<DashboardEnv>();
+  const helpers: PageHelpers = {
+    page: (c, node) => page(c, node),
+    invalidQuery: (c, active, errors) => invalidQuery(c, deps, active, errors),
+    chrome: (projects) => chromeOf(deps, projects),
+    projects: (asked) => projectsOf(deps, asked),
+  };
 
   routes.onError((error, c) => {
     // Problems (the exports' bad queries) go to the app's handler: problem+json, redacted.
@@ -220,84 +211,10 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
       "cache-control": "public, max-age=86400",
     }));
 
-  const reportPage = (path: string, render: ReportRender) =>
-    routes.get(path, async (c) => {
-      const parsed = parseReportQuery(c.req.query());
-      if (!parsed.ok) return invalidQuery(c, deps, path, parsed.errors);
-      return page(c, await render(parsed.query, deps.now(), c));
-    });
-
-  reportPage("/", async (query, at, c) => {
-    const snapshot = deps.registry.current().registry;
-    const params = toReportParams(query, at);
-    const [activity, security, legal] = await Promise.all([
-      activityReport(deps.audit, params),
-      securityReport(deps.audit, params, deps.registry.current()),
-      legalReport(deps.audit, params, deps.registry.current()),
-    ]);
-    return (
-      <WelcomePage
-        view={{
-          chrome: chromeOf(deps, await projectsOf(deps, query.project)),
-          origin: new URL(c.req.url).origin,
-          query,
-          activity,
-          availability: { security, legal },
-          proposer: deps.proposerName(),
-          compiledAt: snapshot.compiled_at,
-          statusCounts: REGISTRY_STATUSES
-            .map((status) => ({
-              status,
-              count: snapshot.packages.filter((p) => p.status === status).length,
-            }))
-            .filter((s) => s.count > 0),
-          cveThreshold: snapshot.policies.cve_threshold,
-          blockOnCve: snapshot.policies.block_on_cve,
-          unknownLicensePolicy: snapshot.policies.unknown_license_policy,
-        }}
-      />
-    );
-  });
+  reportPages(routes, deps, helpers);
 
   routes.get("/dashboard", (c) => c.redirect("/"));
   routes.get("/dashboard/", (c) => c.redirect("/"));
-
-  reportPage("/dashboard/security", async (query, at) => {
-    const params = toReportParams(query, at);
-    const [report, activity] = await Promise.all([
-      securityReport(deps.audit, params, deps.registry.current()),
-      activityReport(deps.audit, params),
-    ]);
-    const chrome = chromeOf(deps, await projectsOf(deps, query.project));
-    return <SecurityPage view={{ chrome, query, report, activity }} />;
-  });
-  reportPage("/dashboard/legal", async (query, at) => {
-    const params = toReportParams(query, at);
-    const [report, activity] = await Promise.all([
-      legalReport(deps.audit, params, deps.registry.current()),
-      activityReport(deps.audit, params),
-    ]);
-    const chrome = chromeOf(deps, await projectsOf(deps, query.project));
-    return <LegalPage view={{ chrome, query, report, activity }} />;
-  });
-  reportPage("/dashboard/agents", async (query, at) => {
-    const params = toReportParams(query, at);
-    const [report, trends, filed, projects] = await Promise.all([
-      agentsReport(deps.audit, params),
-      agentTrends(deps.audit, params),
-      deps.review.requests(params.project ? { project: params.project } : {}),
-      projectsOf(deps, query.project),
-    ]);
-    const requests: Record<string, { total: number; pending: number }> = {};
-    for (const r of filed) {
-      if (!r.agent_model) continue;
-      const entry = requests[r.agent_model] ??= { total: 0, pending: 0 };
-      entry.total++;
-      if (r.status === "PENDING_REVIEW") entry.pending++;
-    }
-    const chrome = chromeOf(deps, projects);
-    return <AgentsPage view={{ chrome, query, report, trends, requests }} />;
-  });
 
   const auditQuery = (
     c: Ctx,
@@ -368,11 +285,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     (c) => page(c, <RegistryPage view={{ chrome: chromeOf(deps) }} />),
   );
 
-  reviewPages(routes, deps, {
-    page: (c, node) => page(c, node),
-    invalidQuery: (c, active, errors) => invalidQuery(c, deps, active, errors),
-    chrome: () => chromeOf(deps),
-  });
+  reviewPages(routes, deps, helpers);
 
   routes.get("/dashboard/registry/export.yaml", (c) => {
     const result = exportRegistryYaml(

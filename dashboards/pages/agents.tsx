@@ -112,7 +112,7 @@ export function AgentsPage(props: { view: AgentsView }) {
         {shown.length
           ? (
             <div class="grid compact">
-              {shown.map((t, i) => <Trend trend={t} index={i} />)}
+              {shown.map((t, i) => <Trend key={t.agent_model} trend={t} index={i} />)}
             </div>
           )
           : <Empty>No agent evaluated a package in this window.</Empty>}
