@@ -69,36 +69,45 @@ export const ChangesQuerySchema = z.object({
   ),
 });
 
+/** A decision route on one pending request (reject, dismiss): the same answers and errors. */
+function decisionRoute(
+  action: "reject" | "dismiss",
+  summary: string,
+  body: z.ZodType,
+  status: "REJECTED" | "DISMISSED",
+) {
+  return defineRoute("post", `/approval-requests/:id/${action}`, {
+    summary,
+    operator: true,
+    params: ApprovalIdParamsSchema,
+    body: { contentType: "application/json", schema: body },
+    responses: {
+      200: { description: `the request, now ${status}`, schema: ApprovalRequestSchema },
+    },
+    errors: {
+      400: `invalid id or ${action === "reject" ? "no reason" : "reason"}`,
+      403: "not an operator",
+      404: "no such request",
+      409: "the request is not pending",
+    },
+  });
+}
+
 /** `POST /approval-requests/{id}/reject`. */
-export const approvalRejectRoute = defineRoute("post", "/approval-requests/:id/reject", {
-  summary: "Reject a pending approval request, with the reason the requester reads.",
-  operator: true,
-  params: ApprovalIdParamsSchema,
-  body: { contentType: "application/json", schema: ApprovalRejectSchema },
-  responses: { 200: { description: "the request, now REJECTED", schema: ApprovalRequestSchema } },
-  errors: {
-    400: "invalid id or no reason",
-    403: "not an operator",
-    404: "no such request",
-    409: "the request is not pending",
-  },
-});
+export const approvalRejectRoute = decisionRoute(
+  "reject",
+  "Reject a pending approval request, with the reason the requester reads.",
+  ApprovalRejectSchema,
+  "REJECTED",
+);
 
 /** `POST /approval-requests/{id}/dismiss`. */
-export const approvalDismissRoute = defineRoute("post", "/approval-requests/:id/dismiss", {
-  summary:
-    "Dismiss a pending approval request (a duplicate, noise) without deciding on the package.",
-  operator: true,
-  params: ApprovalIdParamsSchema,
-  body: { contentType: "application/json", schema: ApprovalDismissSchema },
-  responses: { 200: { description: "the request, now DISMISSED", schema: ApprovalRequestSchema } },
-  errors: {
-    400: "invalid id or reason",
-    403: "not an operator",
-    404: "no such request",
-    409: "the request is not pending",
-  },
-});
+export const approvalDismissRoute = decisionRoute(
+  "dismiss",
+  "Dismiss a pending approval request (a duplicate, noise) without deciding on the package.",
+  ApprovalDismissSchema,
+  "DISMISSED",
+);
 
 /** `GET /registry/changes`. */
 export const registryChangesRoute = defineRoute("get", "/registry/changes", {

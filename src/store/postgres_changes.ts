@@ -5,33 +5,24 @@
  */
 import type { Sql } from "./postgres_connection.ts";
 import type { ChangeStore } from "./types.ts";
-import { changeFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
+import {
+  CHANGE_INSERT_COLUMNS,
+  changeFrom,
+  changeValues,
+  POSTGRES_COLUMNS,
+} from "./row_mapping.ts";
 
 /** Creates the change log on a migrated database. */
 export function createPostgresChangeStore(sql: Sql, now: () => Date): ChangeStore {
-  const json = (value: unknown) => value === null ? null : JSON.stringify(value);
   return {
     async record(change) {
+      const placeholders = CHANGE_INSERT_COLUMNS.map((column, n) =>
+        column === "before" || column === "after" ? `$${n + 1}::jsonb` : `$${n + 1}`
+      );
       const [row] = await sql.unsafe(
-        `INSERT INTO registry_changes (ts, package, kind, before, after, actor, proposer,
-           previous_version, registry_version, url, reverts, request_id, detail)
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10, $11, $12, $13)
-         RETURNING *`,
-        [
-          now().toISOString(),
-          change.package,
-          change.kind,
-          json(change.before),
-          json(change.after),
-          change.actor,
-          change.proposer,
-          change.previous_version,
-          change.registry_version,
-          change.url,
-          change.reverts,
-          change.request_id,
-          change.detail,
-        ],
+        `INSERT INTO registry_changes (${CHANGE_INSERT_COLUMNS.join(", ")})
+         VALUES (${placeholders.join(", ")}) RETURNING *`,
+        changeValues(change, now().toISOString()),
       );
       return changeFrom(row, POSTGRES_COLUMNS);
     },

@@ -11,6 +11,7 @@ import type {
   ApprovalStatus,
   AuditRow,
   ChangedRule,
+  NewRegistryChange,
   RegistryChange,
 } from "./types.ts";
 
@@ -84,6 +85,46 @@ export function approvalFrom(row: StoredRow, read: ColumnReader): ApprovalReques
     decided_by: text(row.decided_by),
     decision_reason: text(row.decision_reason),
   };
+}
+
+/** Columns of `registry_changes` an insert writes, in the order of {@link changeValues}. */
+export const CHANGE_INSERT_COLUMNS = [
+  "ts",
+  "package",
+  "kind",
+  "before",
+  "after",
+  "actor",
+  "proposer",
+  "previous_version",
+  "registry_version",
+  "url",
+  "reverts",
+  "request_id",
+  "detail",
+] as const;
+
+/** The values of a change-log insert (rules as JSON text), once for both backends. */
+export function changeValues(
+  change: NewRegistryChange,
+  ts: string,
+): Array<string | number | null> {
+  const json = (value: unknown) => value === null ? null : JSON.stringify(value);
+  return [
+    ts,
+    change.package,
+    change.kind,
+    json(change.before),
+    json(change.after),
+    change.actor,
+    change.proposer,
+    change.previous_version,
+    change.registry_version,
+    change.url,
+    change.reverts,
+    change.request_id,
+    change.detail,
+  ];
 }
 
 /** Maps a stored `registry_changes` row to a {@link RegistryChange}. */

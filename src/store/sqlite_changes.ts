@@ -5,36 +5,20 @@
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { ChangeStore } from "./types.ts";
-import { changeFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
+import { CHANGE_INSERT_COLUMNS, changeFrom, changeValues, SQLITE_COLUMNS } from "./row_mapping.ts";
 
 type Row = Record<string, SQLInputValue>;
 
 /** Creates the change log on an open, migrated database. */
 export function createSqliteChangeStore(db: DatabaseSync, now: () => Date): ChangeStore {
-  const json = (value: unknown) => value === null ? null : JSON.stringify(value);
   return {
     record: (change) =>
       Promise.resolve().then(() => {
         const ts = now().toISOString();
         const result = db.prepare(
-          `INSERT INTO registry_changes (ts, package, kind, before, after, actor, proposer,
-             previous_version, registry_version, url, reverts, request_id, detail)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          ts,
-          change.package,
-          change.kind,
-          json(change.before),
-          json(change.after),
-          change.actor,
-          change.proposer,
-          change.previous_version,
-          change.registry_version,
-          change.url,
-          change.reverts,
-          change.request_id,
-          change.detail,
-        );
+          `INSERT INTO registry_changes (${CHANGE_INSERT_COLUMNS.join(", ")})
+           VALUES (${CHANGE_INSERT_COLUMNS.map(() => "?").join(", ")})`,
+        ).run(...changeValues(change, ts));
         return { ...change, id: Number(result.lastInsertRowid), ts };
       }),
     get: (id) =>

@@ -9,6 +9,7 @@ import type {
   AppliedException,
   DecisionData,
   DenialCategory,
+  PackageRule,
   RegistryStatus,
   Verdict,
 } from "../core/types.ts";
@@ -194,15 +195,8 @@ export interface ApprovalStore {
   decide(id: number, decision: RequestDecision): Promise<ApprovalRequest | undefined>;
 }
 
-/** A registry rule as the change log stores it (the compiled rule's fields). */
-export interface ChangedRule {
-  name: string;
-  status: string;
-  reason?: string;
-  replacement?: string;
-  min_version?: string;
-  max_version?: string;
-}
+/** A registry rule as the change log stores it (the compiled rule's fields, any status text). */
+export type ChangedRule = Omit<PackageRule, "status"> & { status: string };
 
 /** A registry change-log entry before it is stored. */
 export interface NewRegistryChange {

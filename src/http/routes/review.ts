@@ -31,21 +31,21 @@ function valueOr<T>(outcome: ReviewOutcome<T>): T {
 export function reviewRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.post("/approval-requests/:id/reject", async (c) => {
-    requireOperator(c, deps);
-    const { id } = parseOr400(ApprovalIdParamsSchema, c.req.param(), "id");
-    const body = parseOr400(ApprovalRejectSchema, await jsonBody(c), "rejection");
-    const by = c.get("context").requester;
-    return c.json(valueOr(await deps.review.decide(id, { status: "REJECTED", ...body, by })));
-  });
-
-  routes.post("/approval-requests/:id/dismiss", async (c) => {
-    requireOperator(c, deps);
-    const { id } = parseOr400(ApprovalIdParamsSchema, c.req.param(), "id");
-    const body = parseOr400(ApprovalDismissSchema, await jsonBody(c), "dismissal");
-    const by = c.get("context").requester;
-    return c.json(valueOr(await deps.review.decide(id, { status: "DISMISSED", ...body, by })));
-  });
+  const decision = (
+    action: "reject" | "dismiss",
+    schema: typeof ApprovalRejectSchema | typeof ApprovalDismissSchema,
+    status: "REJECTED" | "DISMISSED",
+  ) =>
+    routes.post(`/approval-requests/:id/${action}`, async (c) => {
+      requireOperator(c, deps);
+      const { id } = parseOr400(ApprovalIdParamsSchema, c.req.param(), "id");
+      const what = action === "reject" ? "rejection" : "dismissal";
+      const { reason } = parseOr400(schema, await jsonBody(c), what);
+      const by = c.get("context").requester;
+      return c.json(valueOr(await deps.review.decide(id, { status, reason, by })));
+    });
+  decision("reject", ApprovalRejectSchema, "REJECTED");
+  decision("dismiss", ApprovalDismissSchema, "DISMISSED");
 
   routes.get("/registry/changes", async (c) => {
     const query = parseOr400(ChangesQuerySchema, c.req.query(), "change-log query");
