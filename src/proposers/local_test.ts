@@ -203,3 +203,43 @@ Deno.test("local_git's commit of a rule to the commented example registry change
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("local_file and local_git withdraw a rule: the file is back byte for byte, and committed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const example = await readExampleRegistry();
+    await initWorkTree(dir, { "registry.yaml": example });
+    const path = join(dir, "registry.yaml");
+    const { live } = await setup(path);
+    const proposer = createLocalGitProposer({
+      settings: loadSettings({ REGISTRY_PATH: path }),
+      log: silentLogger,
+      reload: () => live.reload(),
+    });
+    await proposer.propose({ name: "left-pad", status: "approved", reason: "reviewed" }, context);
+    assert.equal(live.current().byName.get("left-pad")?.status, "approved");
+    const removed = await proposer.withdraw!("Left_Pad", context);
+    assert.equal(removed.status, "applied", removed.detail);
+    assert.match(removed.detail, /removed/);
+    assert.ok(removed.commit_sha);
+    assert.equal(await Deno.readTextFile(path), example);
+    assert.equal(live.current().byName.has("left-pad"), false);
+    const subject = (await git(["log", "-1", "--format=%s"], dir)).trim();
+    assert.equal(subject, "policy: removed left-pad");
+    const nothing = await proposer.withdraw!("left-pad", context);
+    assert.equal(nothing.status, "applied");
+    assert.match(nothing.detail, /has no rule for left-pad; nothing written/);
+    assert.equal(nothing.commit_sha, undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  await withLocalFileProposer(async ({ path, live, proposer }) => {
+    const original = "packages:\n  - name: requests\n    status: preferred\n";
+    await Deno.writeTextFile(path, original);
+    await proposer.propose({ name: "six", status: "approved" }, context);
+    const removed = await proposer.withdraw!("six", context);
+    assert.equal(removed.status, "applied", removed.detail);
+    assert.equal(await Deno.readTextFile(path), original);
+    assert.equal(live.current().byName.has("six"), false);
+  });
+});
