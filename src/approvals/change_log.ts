@@ -105,10 +105,11 @@ export function createChangeLog(deps: { store: ChangeStore; log: Logger }): Chan
         const who = running.get(name)?.at(-1);
         const entries = await recent(name);
         const latest = entries[0];
-        if (
-          !who && latest && same(latest.after, after) &&
-          latest.registry_version === next.registry.version
-        ) continue;
+        // Another instance following the same reload already wrote this change.
+        const recorded = latest && (latest.kind === "applied" || latest.kind === "reloaded") &&
+          same(latest.before, before) && same(latest.after, after) &&
+          latest.registry_version === next.registry.version;
+        if (!who && recorded) continue;
         const proposal = who
           ? undefined
           : entries.find((e) =>
