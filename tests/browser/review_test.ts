@@ -176,6 +176,37 @@ Deno.test("the review lifecycle in Chromium: reject, approve, revert", options, 
       );
     });
 
+    await t.step(
+      "bulk: Reject selected needs a reason; Dismiss selected closes several",
+      async () => {
+        const first = await fileRequest(server, "dup-one", "Filed twice.", {
+          "x-policy-project": "web",
+        });
+        const second = await fileRequest(server, "dup-two", "Filed twice.", {
+          "x-policy-project": "web",
+        });
+        await server.running.built.deps.approvals.idle();
+        await page.goto(`${server.url}/dashboard/requests?status=PENDING_REVIEW`);
+        const bulk = page.locator("[data-testid=bulk-actions]");
+        await page.check(`input.bulk-select[value="${first}"]`);
+        await page.check(`input.bulk-select[value="${second}"]`);
+        await bulk.locator("button[data-bulk=reject]").click();
+        includes(await bulk.locator(".action-result").innerText(), "A reason is required");
+        await bulk.locator(".bulk-reason").fill("duplicates of one another");
+        await Promise.all([
+          page.waitForEvent("load"),
+          bulk.locator("button[data-bulk=dismiss]").click(),
+        ]);
+        for (const id of [first, second]) {
+          const row = await (await fetch(`${server.url}/api/v1/approval-requests/${id}`)).json();
+          assert.deepEqual([row.status, row.decision_reason], [
+            "DISMISSED",
+            "duplicates of one another",
+          ]);
+        }
+      },
+    );
+
     await t.step("on a phone the tables become cards without sideways scrolling", async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       for (const [path, name] of [["requests", "requests-390"], ["history", "history-390"]]) {
