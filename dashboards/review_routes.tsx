@@ -34,6 +34,12 @@ export function reviewPages(routes: Hono<any>, deps: DashboardDeps, h: PageHelpe
     const counts: Record<string, number> = {};
     for (const r of matching) counts[r.status] = (counts[r.status] ?? 0) + 1;
     const rows = matching.filter((r) => q.status === "all" || r.status === q.status);
+    const byName = deps.registry.current().byName;
+    const live: Record<string, string> = {};
+    for (const r of rows) {
+      const rule = byName.get(r.package);
+      if (rule) live[r.package] = rule.status;
+    }
     return h.page(
       c,
       <RequestsPage
@@ -46,6 +52,7 @@ export function reviewPages(routes: Hono<any>, deps: DashboardDeps, h: PageHelpe
           projects,
           now: deps.now(),
           proposer: deps.proposerName(),
+          live,
         }}
       />,
     );

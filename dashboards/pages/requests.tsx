@@ -32,10 +32,16 @@ export interface RequestsView {
   truncated: boolean;
   now: Date;
   proposer: string;
+  /** The live registry status of each listed package (absent: not in the registry). */
+  live: Record<string, string>;
 }
 
-function Outcome(props: { row: ApprovalRequest }) {
+function Outcome(props: { row: ApprovalRequest; live: string | undefined }) {
   const r = props.row;
+  const since = r.status === "APPROVED" && props.live !== "approved" &&
+      props.live !== "preferred" && props.live !== "version-constrained"
+    ? (props.live ? `now ${props.live}` : "no longer in the registry")
+    : null;
   const proposal = r.proposal_status
     ? PROPOSAL_OUTCOME_LABELS[r.proposal_status] ?? r.proposal_status
     : null;
@@ -52,6 +58,14 @@ function Outcome(props: { row: ApprovalRequest }) {
         : null}
       {r.decided_by ? <span class="muted">by {r.decided_by}</span> : null}
       {r.decision_reason ? <p class="decision-reason">“{r.decision_reason}”</p> : null}
+      {since
+        ? (
+          <p class="muted" data-testid="since">
+            The rule changed since: {since} (see the{" "}
+            <a href={`/dashboard/history?package=${encodeURIComponent(r.package)}`}>history</a>).
+          </p>
+        )
+        : null}
       {r.status === "PENDING_REVIEW" && proposal
         ? <p class="muted" title={r.proposal_status ?? ""}>Proposer: {proposal}</p>
         : null}
@@ -221,7 +235,7 @@ export function RequestsPage(props: { view: RequestsView }) {
                         <span title={r.created_at}>{age(r.created_at, v.now)}</span>
                       </td>
                       <td data-label="Outcome" data-sort={r.status}>
-                        <Outcome row={r} />
+                        <Outcome row={r} live={v.live[r.package]} />
                       </td>
                       <td data-label="Actions">
                         <Actions row={r} />

@@ -169,6 +169,10 @@ Deno.test("the review lifecycle in Chromium: reject, approve, revert", options, 
       const top = page.locator("table[data-testid=history] tbody tr").first();
       includes(await top.innerText(), "reverts change #");
       includes(await top.innerText(), "removed from the registry");
+      // The request stays approved (it was), and says that its rule is gone since.
+      await page.goto(`${server.url}/dashboard/requests`);
+      includes(await rowText(page, isort), "The rule changed since: no longer in the registry");
+      await page.goto(`${server.url}/dashboard/history?package=isort`);
       // The reverted change is not revertible any more (its rule is gone); the revert itself is.
       assert.equal(
         await page.locator(`tr[data-change="${appliedId}"] button[data-action=revert]`).count(),
