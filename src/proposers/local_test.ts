@@ -176,7 +176,17 @@ Deno.test("detectProposer() follows the seed's order", async () => {
   }
 });
 
-Deno.test("local_git's commit of a rule to the commented example registry changes only that rule's lines", async () => {
+/** What a local_git test on the example registry gets. */
+interface ExampleGitFixture {
+  dir: string;
+  path: string;
+  example: string;
+  live: LiveRegistry;
+  proposer: Proposer;
+}
+
+/** Runs `use` with a local_git proposer on the example registry in a fresh work tree. */
+async function withExampleGitRepo(use: (fixture: ExampleGitFixture) => Promise<void>) {
   const dir = await Deno.makeTempDir();
   try {
     const example = await readExampleRegistry();
@@ -188,6 +198,14 @@ Deno.test("local_git's commit of a rule to the commented example registry change
       log: silentLogger,
       reload: () => live.reload(),
     });
+    await use({ dir, path, example, live, proposer });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("local_git's commit of a rule to the commented example registry changes only that rule's lines", () =>
+  withExampleGitRepo(async ({ dir, path, example, proposer }) => {
     const result = await proposer.propose(
       { name: "left-pad", status: "approved", reason: "reviewed" },
       context,
@@ -199,23 +217,10 @@ Deno.test("local_git's commit of a rule to the commented example registry change
       added: ["  - name: left-pad", "    status: approved", "    reason: reviewed"],
     }]);
     assert.equal(committed, await Deno.readTextFile(path));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("local_file and local_git withdraw a rule: the file is back byte for byte, and committed", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const example = await readExampleRegistry();
-    await initWorkTree(dir, { "registry.yaml": example });
-    const path = join(dir, "registry.yaml");
-    const { live } = await setup(path);
-    const proposer = createLocalGitProposer({
-      settings: loadSettings({ REGISTRY_PATH: path }),
-      log: silentLogger,
-      reload: () => live.reload(),
-    });
+  await withExampleGitRepo(async ({ dir, path, example, live, proposer }) => {
     await proposer.propose({ name: "left-pad", status: "approved", reason: "reviewed" }, context);
     assert.equal(live.current().byName.get("left-pad")?.status, "approved");
     const removed = await proposer.withdraw!("Left_Pad", context);
@@ -230,9 +235,7 @@ Deno.test("local_file and local_git withdraw a rule: the file is back byte for b
     assert.equal(nothing.status, "applied");
     assert.match(nothing.detail, /has no rule for left-pad; nothing written/);
     assert.equal(nothing.commit_sha, undefined);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
   await withLocalFileProposer(async ({ path, live, proposer }) => {
     const original = "packages:\n  - name: requests\n    status: preferred\n";
     await Deno.writeTextFile(path, original);

@@ -6,7 +6,12 @@
 import type { Sql } from "./postgres_connection.ts";
 import { approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
 import type { ApprovalStore } from "./types.ts";
-import { approvalFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
+import {
+  APPROVAL_INSERT_COLUMNS,
+  approvalFrom,
+  approvalValues,
+  POSTGRES_COLUMNS,
+} from "./row_mapping.ts";
 
 type Row = Record<string, unknown>;
 
@@ -15,20 +20,9 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
   return {
     async create(request) {
       const [row] = await sql.unsafe(
-        `INSERT INTO approval_requests (package, version, project, requester, rationale,
-           agent_model, agent_version, source, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING_REVIEW', $9) RETURNING *`,
-        [
-          request.package,
-          request.version,
-          request.project,
-          request.requester,
-          request.rationale,
-          request.agent_model,
-          request.agent_version,
-          request.source ?? null,
-          now().toISOString(),
-        ],
+        `INSERT INTO approval_requests (${APPROVAL_INSERT_COLUMNS.join(", ")})
+         VALUES (${APPROVAL_INSERT_COLUMNS.map((_, n) => `$${n + 1}`).join(", ")}) RETURNING *`,
+        approvalValues(request, now().toISOString()),
       );
       return approvalFrom(row, POSTGRES_COLUMNS);
     },

@@ -11,6 +11,7 @@ import type {
   ApprovalStatus,
   AuditRow,
   ChangedRule,
+  NewApprovalRequest,
   NewRegistryChange,
   RegistryChange,
 } from "./types.ts";
@@ -85,6 +86,39 @@ export function approvalFrom(row: StoredRow, read: ColumnReader): ApprovalReques
     decided_by: text(row.decided_by),
     decision_reason: text(row.decision_reason),
   };
+}
+
+/** Columns of `approval_requests` an insert writes, in the order of {@link approvalValues}. */
+export const APPROVAL_INSERT_COLUMNS = [
+  "package",
+  "version",
+  "project",
+  "requester",
+  "rationale",
+  "agent_model",
+  "agent_version",
+  "source",
+  "status",
+  "created_at",
+] as const;
+
+/** The values of a new approval request's insert (status `PENDING_REVIEW`), for both backends. */
+export function approvalValues(
+  request: NewApprovalRequest,
+  createdAt: string,
+): Array<string | null> {
+  return [
+    request.package,
+    request.version,
+    request.project,
+    request.requester,
+    request.rationale,
+    request.agent_model,
+    request.agent_version,
+    request.source ?? null,
+    "PENDING_REVIEW",
+    createdAt,
+  ];
 }
 
 /** Columns of `registry_changes` an insert writes, in the order of {@link changeValues}. */

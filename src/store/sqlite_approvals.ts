@@ -7,7 +7,12 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { Transaction } from "./sqlite_transaction.ts";
 import { approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
 import type { ApprovalStore } from "./types.ts";
-import { approvalFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
+import {
+  APPROVAL_INSERT_COLUMNS,
+  approvalFrom,
+  approvalValues,
+  SQLITE_COLUMNS,
+} from "./row_mapping.ts";
 
 type Row = Record<string, SQLInputValue>;
 
@@ -22,20 +27,9 @@ export function createSqliteApprovalStore(
       Promise.resolve().then(() => {
         const created_at = now().toISOString();
         const result = db.prepare(
-          `INSERT INTO approval_requests (package, version, project, requester, rationale,
-             agent_model, agent_version, source, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
-        ).run(
-          request.package,
-          request.version,
-          request.project,
-          request.requester,
-          request.rationale,
-          request.agent_model,
-          request.agent_version,
-          request.source ?? null,
-          created_at,
-        );
+          `INSERT INTO approval_requests (${APPROVAL_INSERT_COLUMNS.join(", ")})
+           VALUES (${APPROVAL_INSERT_COLUMNS.map(() => "?").join(", ")})`,
+        ).run(...approvalValues(request, created_at));
         return {
           ...request,
           source: request.source ?? null,
