@@ -41,6 +41,8 @@ import { createIndexService } from "./index/service.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
 import { indexRoutes } from "./http/routes/index.ts";
 import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
+import { createChangeLog } from "./approvals/change_log.ts";
+import { createUpstreamHealth } from "./lookups/upstream_health.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -149,6 +151,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     await store.close();
     throw error;
   }
+  const changes = createChangeLog({
+    store: store.changes,
+    log: log.child({ component: "changes" }),
+  });
   const localRegistry = createLiveRegistry({
     path,
     initial: snapshot,
@@ -156,12 +162,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     now,
     afterSwap: async (next, previous) => {
       await alerts.alerter.ruleChanged(next, previous);
+      await changes.recordSwap(next, previous);
       return await store.approvals.approvePackages(approvablePackages(next), now().toISOString());
     },
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
   const alertingStore = alerts.alerter.store(store);
-  const wired = await wireApprovals(settings, { log, registry, store: alertingStore, now }).catch(
+  const wired = await wireApprovals(settings, {
+    log,
+    registry,
+    store: alertingStore,
+    changes,
+    now,
+  }).catch(
     async (error) => {
       await alerts.close();
       await store.close();
@@ -270,6 +283,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     proposerName: () => wired.proposer.name,
     proposer: wired.proposer,
     approvals: wired.approvals,
+    review: wired.review,
     webhook: wired.webhook,
     scannerState: async () => {
       const local = scanner?.status() ??
@@ -314,6 +328,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
+            status: () => ({
+              upstreams: lookups.upstreams?.snapshot() ?? createUpstreamHealth().snapshot(),
+              scanner: scanner?.status() ?? null,
+            }),
+            review: {
+              requests: (filter) => store.approvals.list(filter),
+              changes: (filter, limit) => store.changes.list(filter, limit),
+            },
           }),
         ),
     ],

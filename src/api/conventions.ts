@@ -28,6 +28,7 @@ import {
   ALERT_SEVERITIES,
   APPROVAL_STATUSES,
   CALL_SOURCES,
+  CHANGE_KINDS,
   DATA_STATUSES,
   DENIAL_CATEGORIES,
   PENDING_REASONS,
@@ -267,8 +268,26 @@ export const conventions = {
       values: described(APPROVAL_STATUSES, {
         PENDING_REVIEW: "filed, waiting for an operator",
         APPROVED: "the package has a rule now",
+        REJECTED: "an operator turned the request down, with a reason",
+        DISMISSED: "an operator closed the request without a decision (a duplicate, noise)",
       }),
-      meaning: "of an approval request; `GET /api/v1/approval-requests?status=` also takes `all`",
+      meaning: "of an approval request; `GET /api/v1/approval-requests?status=` also takes " +
+        "`all`; an operator rejects (with a reason) or dismisses a pending request",
+    },
+    {
+      name: "kind (registry change log)",
+      values: described(CHANGE_KINDS, {
+        applied: "a proposer wrote the rule and the registry reloaded",
+        opened: "the github proposer opened a pull request",
+        amended: "the github proposer updated its open pull request",
+        logged: "the log_only proposer only logged the rule",
+        reloaded:
+          "a reload changed rules with no proposal behind it (a merged pull request, a hand edit)",
+        rejected: "an operator rejected an approval request",
+        dismissed: "an operator dismissed an approval request",
+      }),
+      meaning: "what an entry of `GET /api/v1/registry/changes` records: a proposer's result, a " +
+        "reload nobody here proposed (`reloaded`), or an operator's decision on a request",
     },
     {
       name: "reason (review queue)",

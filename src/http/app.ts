@@ -28,6 +28,7 @@ import { reportRoutes } from "./routes/reports.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
+import { reviewRoutes } from "./routes/review.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
@@ -180,6 +181,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", approvalRoutes(deps));
   app.route("/api/v1", registryPendingRoutes(deps));
   app.route("/api/v1", proposalRoutes(deps));
+  app.route("/api/v1", reviewRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/api/v1", auditRoutes(deps));
