@@ -40,6 +40,9 @@ import { withBasicTokens } from "./auth/basic_token.ts";
 import { createIndexService } from "./index/service.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
 import { indexRoutes } from "./http/routes/index.ts";
+import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
+import { createChangeLog } from "./approvals/change_log.ts";
+import { createUpstreamHealth } from "./lookups/upstream_health.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -59,6 +62,8 @@ export interface BuiltServer {
   deps: AppDeps;
   registry: LiveRegistry;
   store: Store;
+  /** The alerts: destinations, the delivery loop (`flush()` delivers what is due now). */
+  alerts: WiredAlerts;
   /** Stops background tasks and closes the store, cache and proposer. */
   close(): Promise<void>;
 }
@@ -128,25 +133,50 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const coordination: Coordination = backend.postgres
     ? postgresCoordination(backend.postgres.sql, instance, log.child({ component: "cluster" }), now)
     : localCoordination(instance);
+  const background = options.background ?? true;
+  const alerts = wireAlerts(typed.alerts, {
+    store,
+    log,
+    instance,
+    github: { token: settings.GITHUB_TOKEN ?? null, apiUrl: settings.GITHUB_API_URL },
+    now,
+    background,
+  });
   const path = typed.registry.path;
   let snapshot;
   try {
     snapshot = await initialSnapshot(path, log, now());
   } catch (error) {
+    await alerts.close();
     await store.close();
     throw error;
   }
+  const changes = createChangeLog({
+    store: store.changes,
+    log: log.child({ component: "changes" }),
+  });
   const localRegistry = createLiveRegistry({
     path,
     initial: snapshot,
     log,
     now,
-    afterSwap: (next) =>
-      store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
+    afterSwap: async (next, previous) => {
+      await alerts.alerter.ruleChanged(next, previous);
+      await changes.recordSwap(next, previous);
+      return await store.approvals.approvePackages(approvablePackages(next), now().toISOString());
+    },
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
-  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(
+  const alertingStore = alerts.alerter.store(store);
+  const wired = await wireApprovals(settings, {
+    log,
+    registry,
+    store: alertingStore,
+    changes,
+    now,
+  }).catch(
     async (error) => {
+      await alerts.close();
       await store.close();
       throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
     },
@@ -179,7 +209,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     audit: store.audit,
     now,
   });
-  const background = options.background ?? true;
+  if (background && lookups.upstreams) {
+    const upstreams = lookups.upstreams;
+    alerts.watchUpstreams(() => upstreams.snapshot());
+  }
   if (background && coordination.clustered) {
     const sync = wired.proposer.syncMerged;
     await followReloads(
@@ -190,6 +223,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     ).catch(async (error) => {
       await coordination.close();
       await wired.close();
+      await alerts.close();
       await cache.close();
       await store.close();
       throw new StartupError(`cannot follow registry reloads: ${(error as Error).message}`);
@@ -212,7 +246,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             registry: registry.current().registry,
             licenses: lookups.licenses,
             cache,
-            audit: store.audit,
+            audit: alerts.alerter.audit(store.audit),
             log: log.child({ component: "scanner" }),
           });
         },
@@ -221,6 +255,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       poller.stop();
       await coordination.close();
       await wired.close();
+      await alerts.close();
       await cache.close();
       await store.close();
       throw new StartupError((error as Error).message);
@@ -229,15 +264,26 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const deps: AppDeps = {
     registry,
     evaluations,
-    store,
+    store: alertingStore,
     log,
     authenticator,
+    alerts: {
+      list: (filter, limit) => store.outbox.list(filter, limit),
+      retry: async (id) => {
+        const outcome = await store.outbox.retry(id);
+        if (outcome === "done") alerts.delivery.nudge();
+        return outcome;
+      },
+      mute: (id) => store.outbox.mute(id),
+      health: () => alerts.health(),
+    },
     operatorGroup: typed.auth.enabled ? typed.auth.operatorGroup : null,
     version: VERSION,
     cacheHealth: () => cache.health(),
     proposerName: () => wired.proposer.name,
     proposer: wired.proposer,
     approvals: wired.approvals,
+    review: wired.review,
     webhook: wired.webhook,
     scannerState: async () => {
       const local = scanner?.status() ??
@@ -266,9 +312,30 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
           dashboardRoutes({
             registry,
             audit: store.audit,
+            alerts: {
+              list: (limit) => store.outbox.list({}, limit),
+              backlog: () => store.outbox.backlog(),
+              destinations: alerts.destinations.map((d) => d.name),
+              act: async (request, id, action) => {
+                const groups = (request.identity as { groups?: string[] } | undefined)?.groups;
+                const operatorGroup = typed.auth.enabled ? typed.auth.operatorGroup : null;
+                if (operatorGroup !== null && !groups?.includes(operatorGroup)) return "forbidden";
+                const outcome = await store.outbox[action](id);
+                if (outcome === "done" && action === "retry") alerts.delivery.nudge();
+                return outcome;
+              },
+            },
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
+            status: () => ({
+              upstreams: lookups.upstreams?.snapshot() ?? createUpstreamHealth().snapshot(),
+              scanner: scanner?.status() ?? null,
+            }),
+            review: {
+              requests: (filter) => store.approvals.list(filter),
+              changes: (filter, limit) => store.changes.list(filter, limit),
+            },
           }),
         ),
     ],
@@ -278,12 +345,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     app,
     deps,
     registry,
-    store,
+    store: alertingStore,
+    alerts,
     async close() {
       poller.stop();
       await scanner?.stop();
       await coordination.close();
       await wired.close();
+      await alerts.close();
       await cache.close();
       await store.close();
     },

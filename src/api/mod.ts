@@ -20,6 +20,12 @@ import {
 import { agentsReportRoute, legalReportRoute, securityReportRoute } from "./reports.ts";
 import { auditRoute } from "./audit.ts";
 import {
+  approvalDismissRoute,
+  approvalRejectRoute,
+  registryChangesRoute,
+  registryRevertRoute,
+} from "./review.ts";
+import {
   docsPageRoute,
   healthRoute,
   llmsTxtRoute,
@@ -29,6 +35,7 @@ import {
 } from "./service.ts";
 import { mcpRoute } from "./mcp.ts";
 import { INDEX_ROUTES } from "./index.ts";
+import { alertMuteRoute, alertRetryRoute, alertsListRoute } from "./alerts.ts";
 
 export * from "./contract.ts";
 export * from "./problem.ts";
@@ -40,9 +47,11 @@ export * from "./approvals.ts";
 export * from "./registry.ts";
 export * from "./reports.ts";
 export * from "./audit.ts";
+export * from "./review.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
 export * from "./index.ts";
+export * from "./alerts.ts";
 
 /** Every route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly RouteContract[] = [
@@ -51,16 +60,23 @@ export const API_ROUTES: readonly RouteContract[] = [
   approvalCreateRoute,
   approvalListRoute,
   approvalGetRoute,
+  approvalRejectRoute,
+  approvalDismissRoute,
   registryGetRoute,
   registryParseRoute,
   registryReloadRoute,
   registryPendingRoute,
   registryProposalRoute,
+  registryChangesRoute,
+  registryRevertRoute,
   registryWebhookRoute,
   securityReportRoute,
   legalReportRoute,
   agentsReportRoute,
   auditRoute,
+  alertsListRoute,
+  alertRetryRoute,
+  alertMuteRoute,
   healthRoute,
   openapiRoute,
   workflowsMarkdownRoute,

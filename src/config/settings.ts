@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { ReportIssue, SettingsArea, SettingsIssue } from "./area.ts";
+import { alertsArea } from "../alerts/settings.ts";
 import { authArea } from "../auth/settings.ts";
 import { cacheArea } from "../cache/settings.ts";
 import { httpArea } from "../http/settings.ts";
@@ -42,6 +43,7 @@ export const AREAS = {
   auth: authArea,
   logging: loggingArea,
   index: indexArea,
+  alerts: alertsArea,
 } as const;
 
 /** The schema of every server setting, keyed by environment variable. */
@@ -58,6 +60,7 @@ export const settingsSchema = z.object({
   ...authArea.variables,
   ...loggingArea.variables,
   ...indexArea.variables,
+  ...alertsArea.variables,
 });
 
 /** Parsed server settings (every variable of every area). */

@@ -28,11 +28,13 @@ import { reportRoutes } from "./routes/reports.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
+import { reviewRoutes } from "./routes/review.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { auditRoutes } from "./routes/audit.ts";
+import { alertRoutes } from "./routes/alerts.ts";
 import { llmsRoutes, PUBLIC_DOCS_PREFIX } from "./routes/llms.ts";
 
 /** Largest accepted request body (SPEC §7), defined by the wire contract. */
@@ -179,9 +181,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/v1", approvalRoutes(deps));
   app.route("/api/v1", registryPendingRoutes(deps));
   app.route("/api/v1", proposalRoutes(deps));
+  app.route("/api/v1", reviewRoutes(deps));
   app.route("/api/v1", webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/api/v1", auditRoutes(deps));
+  app.route("/api/v1", alertRoutes(deps));
   app.route("/", llmsRoutes());
   for (const mount of deps.extraRoutes ?? []) mount(app);
 

@@ -124,4 +124,60 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE audit_log ADD COLUMN threats TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  // The alerts outbox (issue #32).
+  {
+    version: 6,
+    name: "alert outbox: one row per event and destination, claimed by the deliverers",
+    sql: `
+      CREATE TABLE alert_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_key TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        package TEXT,
+        title TEXT NOT NULL,
+        data TEXT NOT NULL,
+        occurred_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_until TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        UNIQUE (event_key, destination)
+      );
+      CREATE INDEX alert_outbox_due ON alert_outbox (state, next_attempt_at);
+      CREATE INDEX alert_outbox_created ON alert_outbox (created_at);
+      `,
+  },
+  {
+    version: 7,
+    name: "review lifecycle: request decisions and source, the registry change log",
+    // One row per changed rule or operator decision, newest read first (by id).
+    sql: `
+      ALTER TABLE approval_requests ADD COLUMN source TEXT;
+      ALTER TABLE approval_requests ADD COLUMN decided_by TEXT;
+      ALTER TABLE approval_requests ADD COLUMN decision_reason TEXT;
+      CREATE TABLE registry_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ts TEXT NOT NULL,
+        package TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        actor TEXT,
+        proposer TEXT,
+        previous_version TEXT,
+        registry_version TEXT,
+        url TEXT,
+        reverts INTEGER,
+        request_id INTEGER,
+        detail TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX registry_changes_package ON registry_changes (package, id);
+    `,
+  },
 ];

@@ -40,10 +40,12 @@ Deno.test("openPostgresStore() migrates once even when instances start together"
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     )).map((r) => r.tablename);
     deepStrictEqual(tables, [
+      "alert_outbox",
       "approval_requests",
       "audit_log",
       "audit_rollup",
       "audit_rollup_buckets",
+      "registry_changes",
       "scanner_passes",
       "schema_migrations",
     ]);

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import type { ApprovalFilter, AuditFilter, AuditGroupKey, AuditRow, NewAuditRow } from "./types.ts";
+import { APPROVAL_INSERT_COLUMNS, approvalValues } from "./row_mapping.ts";
+import type {
+  ApprovalFilter,
+  AuditFilter,
+  AuditGroupKey,
+  AuditRow,
+  NewApprovalRequest,
+  NewAuditRow,
+} from "./types.ts";
 
 /** A SQL dialect's differences that the shared builders need. */
 export interface SqlDialect {
@@ -183,6 +191,10 @@ export function auditWhere(filter: AuditFilter, dialect: SqlDialect, firstParam 
   if (filter.packages) inList("package", filter.packages);
   if (filter.until) parts.push(`ts < ${param(filter.until)}`);
   if (filter.agent_model) parts.push(`agent_model = ${param(filter.agent_model)}`);
+  if (filter.agentModelPrefix) {
+    const pattern = filter.agentModelPrefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    parts.push(`lower(agent_model) LIKE ${param(`${pattern}%`)} ESCAPE '\\'`);
+  }
   if (filter.source) parts.push(`source = ${param(filter.source)}`);
   if (filter.registryKnown) parts.push("registry_status IS NOT NULL");
   if (filter.before) {
@@ -210,4 +222,20 @@ export function approvalWhere(filter: ApprovalFilter, dialect: SqlDialect): Wher
     parts.push(`${column} = ${dialect.placeholder(params.length)}`);
   }
   return { sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "", params };
+}
+
+/**
+ * The INSERT of one approval request pending review and its values (both
+ * backends; PostgreSQL adds `RETURNING *`).
+ */
+export function approvalInsert(
+  request: NewApprovalRequest,
+  createdAt: string,
+  dialect: SqlDialect,
+): { sql: string; params: Array<string | null> } {
+  return {
+    sql: `INSERT INTO approval_requests (${APPROVAL_INSERT_COLUMNS.join(", ")})
+      VALUES (${APPROVAL_INSERT_COLUMNS.map((_, i) => dialect.placeholder(i + 1)).join(", ")})`,
+    params: approvalValues(request, createdAt),
+  };
 }

@@ -5,11 +5,33 @@
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { Transaction } from "./sqlite_transaction.ts";
-import { approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
-import type { ApprovalStore } from "./types.ts";
+import { approvalInsert, approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
+import type { ApprovalRequest, ApprovalStore, NewApprovalRequest } from "./types.ts";
 import { approvalFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
 
 type Row = Record<string, SQLInputValue>;
+
+/** Inserts one request pending review (callers choose the transaction). */
+export function insertSqliteApproval(
+  db: DatabaseSync,
+  request: NewApprovalRequest,
+  created_at: string,
+): ApprovalRequest {
+  const insert = approvalInsert(request, created_at, SQLITE_DIALECT);
+  const result = db.prepare(insert.sql).run(...insert.params);
+  return {
+    ...request,
+    source: request.source ?? null,
+    id: Number(result.lastInsertRowid),
+    status: "PENDING_REVIEW" as const,
+    created_at,
+    decided_at: null,
+    proposal_status: null,
+    proposal_detail: null,
+    decided_by: null,
+    decision_reason: null,
+  };
+}
 
 /** Creates the approval store on an open, migrated database. */
 export function createSqliteApprovalStore(
@@ -19,32 +41,7 @@ export function createSqliteApprovalStore(
 ): ApprovalStore {
   return {
     create: (request) =>
-      Promise.resolve().then(() => {
-        const created_at = now().toISOString();
-        const result = db.prepare(
-          `INSERT INTO approval_requests (package, version, project, requester, rationale,
-             agent_model, agent_version, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
-        ).run(
-          request.package,
-          request.version,
-          request.project,
-          request.requester,
-          request.rationale,
-          request.agent_model,
-          request.agent_version,
-          created_at,
-        );
-        return {
-          ...request,
-          id: Number(result.lastInsertRowid),
-          status: "PENDING_REVIEW" as const,
-          created_at,
-          decided_at: null,
-          proposal_status: null,
-          proposal_detail: null,
-        };
-      }),
+      Promise.resolve().then(() => insertSqliteApproval(db, request, now().toISOString())),
     list: (filter) =>
       Promise.resolve().then(() => {
         const where = approvalWhere(filter, SQLITE_DIALECT);
@@ -76,6 +73,17 @@ export function createSqliteApprovalStore(
         db.prepare(
           "UPDATE approval_requests SET proposal_status = ?, proposal_detail = ? WHERE id = ?",
         ).run(status, detail, id);
+      }),
+    decide: (id, decision) =>
+      Promise.resolve().then(() => {
+        db.prepare(
+          `UPDATE approval_requests SET status = ?, decided_at = ?, decided_by = ?,
+             decision_reason = ? WHERE id = ? AND status = 'PENDING_REVIEW'`,
+        ).run(decision.status, decision.at, decision.by, decision.reason, id);
+        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
+          | Row
+          | undefined;
+        return row ? approvalFrom(row, SQLITE_COLUMNS) : undefined;
       }),
   };
 }

@@ -9,6 +9,7 @@ import type {
   AppliedException,
   DecisionData,
   DenialCategory,
+  PackageRule,
   RegistryStatus,
   Threat,
   Verdict,
@@ -74,6 +75,8 @@ export interface AuditFilter {
   /** Exclusive upper bound on `ts` (ISO-8601). */
   until?: string;
   agent_model?: string;
+  /** Keep only rows whose agent model starts with this text (case-insensitive). */
+  agentModelPrefix?: string;
   source?: string;
   /** Keep only rows recorded while the registry listed the package (`registry_status` set). */
   registryKnown?: boolean;
@@ -131,7 +134,7 @@ export type AuditReader = Pick<AuditStore, "list" | "group">;
 
 /** Statuses of an approval request. */
 export type { ApprovalStatus } from "../api/enums.ts";
-import type { ApprovalStatus } from "../api/enums.ts";
+import type { ApprovalStatus, ChangeKind } from "../api/enums.ts";
 
 /** An approval request before it is stored. */
 export interface NewApprovalRequest {
@@ -142,6 +145,8 @@ export interface NewApprovalRequest {
   rationale: string;
   agent_model: string | null;
   agent_version: string | null;
+  /** The call source the request came through (`X-Policy-Source`, `mcp`); null before v7. */
+  source?: string | null;
 }
 
 /** An approval request as stored (SPEC §8). */
@@ -153,6 +158,18 @@ export interface ApprovalRequest extends NewApprovalRequest {
   /** Outcome of the proposer fired for this request, once known. */
   proposal_status: string | null;
   proposal_detail: string | null;
+  /** The operator who rejected or dismissed the request. */
+  decided_by: string | null;
+  /** Why it was rejected or dismissed. */
+  decision_reason: string | null;
+}
+
+/** An operator's decision that closes a pending request without approving it. */
+export interface RequestDecision {
+  status: "REJECTED" | "DISMISSED";
+  reason: string;
+  by: string;
+  at: string;
 }
 
 /** Filter of approval request listings. */
@@ -174,13 +191,154 @@ export interface ApprovalStore {
   approvePackages(packages: string[], decidedAt: string): Promise<number>;
   /** Records what the proposer said about a request. */
   recordProposal(id: number, status: string, detail: string): Promise<void>;
+  /**
+   * Rejects or dismisses a request that is still `PENDING_REVIEW`; returns
+   * the row afterwards (unchanged when it was not pending), or undefined.
+   */
+  decide(id: number, decision: RequestDecision): Promise<ApprovalRequest | undefined>;
+}
+
+/** A registry rule as the change log stores it (the compiled rule's fields, any status text). */
+export type ChangedRule = Omit<PackageRule, "status"> & { status: string };
+
+/** A registry change-log entry before it is stored. */
+export interface NewRegistryChange {
+  /** Normalised package name. */
+  package: string;
+  kind: ChangeKind;
+  /** The rule before the change (null: the package was not in the registry). */
+  before: ChangedRule | null;
+  /** The rule after (or, for a proposal not applied yet, the rule proposed); null: removed. */
+  after: ChangedRule | null;
+  /** Who: the operator or agent behind a proposal, null for a reload without one. */
+  actor: string | null;
+  /** The proposer that ran (`local_file`, `github`, …), null for a bare reload. */
+  proposer: string | null;
+  previous_version: string | null;
+  registry_version: string | null;
+  /** The pull request of a `github` proposal. */
+  url: string | null;
+  /** The entry this change reverts. */
+  reverts: number | null;
+  /** The approval request a rejection or dismissal closed. */
+  request_id: number | null;
+  detail: string;
+}
+
+/** A stored registry change-log entry. */
+export interface RegistryChange extends NewRegistryChange {
+  id: number;
+  ts: string;
+}
+
+/** Filter of change-log listings. */
+export interface ChangeFilter {
+  package?: string;
+  /** Entries before this id (newest first paging). */
+  beforeId?: number;
+}
+
+/** The registry change log: append-only. */
+export interface ChangeStore {
+  record(change: NewRegistryChange): Promise<RegistryChange>;
+  get(id: number): Promise<RegistryChange | undefined>;
+  /** Newest first. */
+  list(filter: ChangeFilter, limit: number): Promise<RegistryChange[]>;
 }
 
 /** The whole store: audit log, approval requests and lifecycle. */
 export interface Store {
   readonly audit: AuditStore;
   readonly approvals: ApprovalStore;
+  /** The alert outbox (issue #32). */
+  readonly outbox: OutboxStore;
+  /** The registry change log (issue #31). */
+  readonly changes: ChangeStore;
   /** Whether the database answers; `/health` turns `false` into 503. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+import { ALERT_DELIVERY_STATES } from "../api/enums.ts";
+
+/** Delivery states of an outbox row (issue #32). */
+export const OUTBOX_STATES = ALERT_DELIVERY_STATES;
+
+/** One of {@link OUTBOX_STATES}. */
+export type OutboxState = typeof OUTBOX_STATES[number];
+
+/** An alert event for one destination, before it is written to the outbox. */
+export interface OutboxEntry {
+  /** The event's idempotency key; (key, destination) is unique. */
+  key: string;
+  destination: string;
+  kind: string;
+  severity: string;
+  package: string | null;
+  title: string;
+  data: Record<string, unknown>;
+  occurred_at: string;
+}
+
+/** An outbox row: one event for one destination and its delivery state. */
+export interface OutboxRow extends OutboxEntry {
+  id: number;
+  created_at: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  delivered_at: string | null;
+  /** The instance holding the row's claim, while it delivers. */
+  claimed_by: string | null;
+}
+
+/** How many deliveries wait, for `/health`. */
+export interface OutboxBacklog {
+  pending: number;
+  dead: number;
+  oldest_pending_at: string | null;
+}
+
+/** What a retry or mute did: `done`, or why not. */
+export type OutboxAction = "done" | "delivered" | "not-found";
+
+/** Filter of outbox listings. */
+export interface OutboxFilter {
+  state?: OutboxState;
+  kind?: string;
+  destination?: string;
+}
+
+/**
+ * The alert outbox (issue #32): entries are written in the same transaction
+ * as their cause where there is one; deliverers claim due rows with a lease,
+ * so several instances deliver each row once.
+ */
+export interface OutboxStore {
+  /** Writes entries; an entry whose (key, destination) exists is skipped. Returns how many were new. */
+  enqueue(entries: OutboxEntry[]): Promise<number>;
+  /** Inserts an audit row and the entries built from it in one transaction. */
+  insertAuditWith(row: NewAuditRow, build: (stored: AuditRow) => OutboxEntry[]): Promise<AuditRow>;
+  /**
+   * Creates an approval request and the entries built from it in one
+   * transaction; `pendingBefore` counts the package's other requests pending review.
+   */
+  createApprovalWith(
+    request: NewApprovalRequest,
+    build: (stored: ApprovalRequest, pendingBefore: number) => OutboxEntry[],
+  ): Promise<ApprovalRequest>;
+  /** Claims up to `limit` due pending rows for `instance` until now + `leaseMs`, oldest first. */
+  claim(instance: string, leaseMs: number, limit: number): Promise<OutboxRow[]>;
+  /** Marks a claimed row delivered. */
+  delivered(id: number, instance: string): Promise<void>;
+  /** Records a failed try: due again at `retryAt`, or dead-lettered when it is null. */
+  failed(id: number, instance: string, error: string, retryAt: string | null): Promise<void>;
+  /** Rows, newest first. */
+  list(filter: OutboxFilter, limit: number): Promise<OutboxRow[]>;
+  /** Makes a dead, muted or pending row due now with a fresh count of tries. */
+  retry(id: number): Promise<OutboxAction>;
+  /** Stops delivering a row that is not delivered yet. */
+  mute(id: number): Promise<OutboxAction>;
+  backlog(): Promise<OutboxBacklog>;
 }
