@@ -12,21 +12,26 @@ import { isMap, isScalar, parseDocument, Scalar, stringify } from "yaml";
 /** The suffix a previous edit appended (`+` and 12 hex digits), dropped before a new one. */
 const EDIT_SUFFIX = /\+[0-9a-f]{12}$/;
 
+/** The author's label of a version: the value without an earlier edit's suffix. */
+export function versionLabel(version: string): string {
+  return version.replace(EDIT_SUFFIX, "");
+}
+
 /**
- * The version an edited registry carries: the author's label (without an
- * earlier edit's suffix) plus `+` and the first 12 hex digits of the SHA-256
- * of the edited text. Deterministic: the same edit of the same document gives
- * the same version; different rules give different versions.
+ * The version an edited registry carries: the author's `label` plus `+` and
+ * the first 12 hex digits of the SHA-256 of `labelledText`, the edited
+ * document with its version value set to the bare label. So the version
+ * depends on the document's content alone: the same rules give the same
+ * version (a rule added and withdrawn again leaves the same text and version
+ * every time), different rules a different one.
  *
  * @example
  * ```ts
- * editedVersion("2026.11.21", "version: …"); // "2026.11.21+3f9a1c2b7d4e"
- * editedVersion("2026.11.21+3f9a1c2b7d4e", "…"); // "2026.11.21+<new hash>"
+ * editedVersion("2026.11.21", 'version: "2026.11.21"\n…'); // "2026.11.21+3f9a1c2b7d4e"
  * ```
  */
-export function editedVersion(previous: string, editedText: string): string {
-  const label = previous.replace(EDIT_SUFFIX, "");
-  const hash = createHash("sha256").update(editedText).digest("hex").slice(0, 12);
+export function editedVersion(label: string, labelledText: string): string {
+  const hash = createHash("sha256").update(labelledText).digest("hex").slice(0, 12);
   return `${label}+${hash}`;
 }
 
@@ -40,7 +45,8 @@ function render(node: Scalar, value: string): string {
 
 /**
  * Rewrites the value of the top-level `version:` of an edited registry text
- * with {@link editedVersion}; returns `text` unchanged when the document has
+ * with {@link editedVersion} (the value's quoting and the line's comment
+ * kept); returns `text` unchanged when the document has
  * no (scalar) `version:` (compile then names the registry by its content hash).
  *
  * @example
@@ -57,7 +63,9 @@ export function refreshVersion(text: string): string {
   }
   const [from, to] = node.range;
   const block = node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL;
-  const fresh = editedVersion(String(node.value).trim(), text);
-  const written = block ? `${JSON.stringify(fresh)}\n` : render(node, fresh);
-  return text.slice(0, from) + written + text.slice(to);
+  const write = (value: string) =>
+    text.slice(0, from) + (block ? `${JSON.stringify(value)}\n` : render(node, value)) +
+    text.slice(to);
+  const label = versionLabel(String(node.value).trim());
+  return write(editedVersion(label, write(label)));
 }

@@ -12,6 +12,7 @@ import { isMap, isSeq, parseDocument, type YAMLMap } from "yaml";
 import { normalizeName } from "../core/names.ts";
 import { validateRegistry, type ValidationError } from "../registry/schema.ts";
 import { parseYaml } from "../registry/yaml.ts";
+import { refreshVersion } from "./registry_version.ts";
 
 /** Result of a removal: the new text (and whether it differs) or path-qualified errors. */
 export type RemoveOutcome =
@@ -40,7 +41,8 @@ function cutLines(text: string, item: YAMLMap): string | null {
 /**
  * Removes the rule for `name` (any spelling; matched by its PEP 503 form)
  * from the registry YAML `source`. A document without the rule is returned
- * unchanged.
+ * unchanged; otherwise an authored `version:` gets a fresh value
+ * ({@link refreshVersion}).
  *
  * @example
  * ```ts
@@ -67,6 +69,8 @@ export function removeRule(source: string | null, name: string): RemoveOutcome {
     packages.items.splice(index, 1);
     text = doc.toString({ lineWidth: 0 });
   }
+  // The rules changed: an authored `version:` gets a fresh value (docs/decisions.md).
+  text = refreshVersion(text);
   const reparsed = parseYaml(text);
   if (!reparsed.ok) return { ok: false, errors: reparsed.errors, where: "registry" };
   const validated = validateRegistry(reparsed.value);

@@ -1,6 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { removeRule } from "./rule_remove.ts";
 import { upsertRule } from "./registry_edit.ts";
+import { refreshVersion } from "./registry_version.ts";
 
 const REGISTRY = `# team registry
 policies:
@@ -57,4 +58,20 @@ Deno.test("removeRule of the only rule or in a flow list re-renders the document
 Deno.test("removeRule refuses a document that would not validate", () => {
   const bad = removeRule("packages: [\n", "a");
   equal(bad.ok, false);
+});
+
+Deno.test("removeRule refreshes an authored version; every other line stays", () => {
+  const labelled = `version: "2026.11.21" # by hand\n${REGISTRY}`;
+  const out = removeRule(labelled, "urllib3");
+  ok(out.ok && out.changed);
+  const [versionLine, ...rest] = out.text.split("\n");
+  ok(/^version: "2026\.11\.21\+[0-9a-f]{12}" # by hand$/.test(versionLine), versionLine);
+  equal(rest.join("\n"), REGISTRY.replace("  - name: urllib3\n    status: approved\n", ""));
+  // The version follows the content: a rule added and withdrawn gives the same text every time.
+  const added = upsertRule(labelled, { name: "left-pad", status: "approved" });
+  ok(added.ok && added.changed);
+  const withdrawn = removeRule(added.text, "left-pad");
+  ok(withdrawn.ok && withdrawn.text === refreshVersion(labelled));
+  const absent = removeRule(labelled, "not-there");
+  ok(absent.ok && !absent.changed && absent.text === labelled);
 });
