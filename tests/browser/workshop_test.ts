@@ -91,11 +91,12 @@ Deno.test(
             await text("[data-testid=side-package-count]"),
             String(live.packages.length),
           );
-          // The example registry authors its version label: an edit keeps it, and the
-          // confirmation says so rather than calling the rule unchanged.
-          assert.equal(live.version, before);
+          // The example registry authors its version label: the edit keeps the label and adds
+          // a fresh content suffix, so the version changes with the rules (docs/decisions.md).
+          assert.equal(before, "2026.11.21");
+          assert.match(live.version, /^2026\.11\.21\+[0-9a-f]{12}$/);
           assert.equal(await text("[data-testid=new-registry-version]"), live.version);
-          includes(confirmation, "authored version label is kept");
+          includes(confirmation, `(was ${before})`);
           assert.ok(!confirmation.includes("unchanged"), confirmation);
           await page.locator("#pending").screenshot({ path: join(shots, "registry-approved.png") });
           includes(
