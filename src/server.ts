@@ -9,7 +9,7 @@ import type { Hono } from "hono";
 import { createAuthenticator } from "./auth/select.ts";
 import { createCache } from "./cache/factory.ts";
 import type { Cache } from "./cache/types.ts";
-import { type Options, optionsOf, type Settings, SettingsError } from "./config/settings.ts";
+import { type Options, optionsOf, type Settings, SettingsError } from "./settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./http/settings.ts";
@@ -97,7 +97,7 @@ async function initialSnapshot(path: string, log: Logger, now: Date) {
  *
  * @example
  * ```ts
- * import { loadSettings } from "./config/settings.ts";
+ * import { loadSettings } from "./settings.ts";
  * import { silentLogger as log } from "./log/logger.ts";
  * const built = await buildServer(loadSettings(Deno.env.toObject()), { log });
  * const res = await built.app.request("/api/v1/health");
@@ -116,26 +116,25 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   }
   limitUpstreamConcurrency(typed.guard.upstreamConcurrency);
   const authenticator = withBasicTokens(
-    await createAuthenticator(settings, log.child({ component: "auth" })).catch((error) => {
-      throw error instanceof SettingsError ? new StartupError(error.message) : error;
-    }),
+    await createAuthenticator(typed.auth, { log: log.child({ component: "auth" }), settings })
+      .catch((error) => {
+        throw error instanceof SettingsError ? new StartupError(error.message) : error;
+      }),
   );
+  // Everything opened from here on is closed by this one stack, in reverse order: on a failed
+  // start-up when the function leaves, otherwise by BuiltServer.close() (the stack is moved there).
+  await using cleanup = new AsyncDisposableStack();
   const backend = await openStore(typed.store, { now }).catch((error) => {
     throw new StartupError(`cannot open the database: ${(error as Error).message}`);
   });
   const store = backend.store;
+  cleanup.defer(() => store.close());
   const instance = instanceId({ INSTANCE_ID: typed.store.instanceId ?? undefined });
   const coordination: Coordination = backend.postgres
     ? postgresCoordination(backend.postgres.sql, instance, log.child({ component: "cluster" }), now)
     : localCoordination(instance);
   const path = typed.registry.path;
-  let snapshot;
-  try {
-    snapshot = await initialSnapshot(path, log, now());
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  const snapshot = await initialSnapshot(path, log, now());
   const localRegistry = createLiveRegistry({
     path,
     initial: snapshot,
@@ -145,14 +144,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
-  const wired = await wireApprovals(settings, { log, registry, store, now }).catch(
-    async (error) => {
-      await store.close();
-      throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
-    },
-  );
-  const cache: Cache = createCache(settings, log);
-  const lookups: LookupSources = options.lookups ?? createLookupSources(settings, cache, log, now);
+  const cache: Cache = createCache(typed.cache, log);
+  cleanup.defer(() => cache.close());
+  const wired = await wireApprovals(
+    { proposers: typed.proposers, registry: typed.registry, settings },
+    { log, registry, store, now },
+  ).catch((error) => {
+    throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
+  });
+  cleanup.defer(() => wired.close());
+  cleanup.defer(() => coordination.close());
+  const caching = { store: cache, ttlSeconds: typed.cache.ttlSeconds };
+  const lookups: LookupSources = options.lookups ??
+    createLookupSources(typed.lookups, caching, log, now);
   const popular = createPopularNames(
     { ...typed.popular, timeoutMs: 3 * typed.lookups.timeoutMs },
     log.child({ component: "popular" }),
@@ -187,17 +191,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       coordination,
       sync ? () => sync.call(wired.proposer, {}) : null,
       log.child({ component: "cluster" }),
-    ).catch(async (error) => {
-      await coordination.close();
-      await wired.close();
-      await cache.close();
-      await store.close();
+    ).catch((error) => {
       throw new StartupError(`cannot follow registry reloads: ${(error as Error).message}`);
     });
   }
-  const poller = background
-    ? startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log)
-    : { stop() {} };
+  if (background) {
+    const poller = startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log);
+    cleanup.defer(() => poller.stop());
+  }
   let scanner: ScannerHandle | null = null;
   if (background) {
     try {
@@ -208,7 +209,9 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         runPass: async () => {
           await popular.refresh();
           return await runScanPass({
-            settings,
+            lookups: typed.lookups,
+            scanner: typed.scanner,
+            cacheTtlSeconds: typed.cache.ttlSeconds,
             registry: registry.current().registry,
             licenses: lookups.licenses,
             cache,
@@ -218,13 +221,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         },
       });
     } catch (error) {
-      poller.stop();
-      await coordination.close();
-      await wired.close();
-      await cache.close();
-      await store.close();
       throw new StartupError((error as Error).message);
     }
+    const started = scanner;
+    cleanup.defer(() => started.stop());
   }
   const deps: AppDeps = {
     registry,
@@ -274,20 +274,8 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     ],
   };
   const app = createApp(deps);
-  return {
-    app,
-    deps,
-    registry,
-    store,
-    async close() {
-      poller.stop();
-      await scanner?.stop();
-      await coordination.close();
-      await wired.close();
-      await cache.close();
-      await store.close();
-    },
-  };
+  const owned = cleanup.move();
+  return { app, deps, registry, store, close: () => owned.disposeAsync() };
 }
 
 /** A running socket server. */

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { registryPath, type Settings } from "../config/settings.ts";
+import type { ParsedSettings } from "../config/area.ts";
+import type { ProposerOptions } from "../proposers/settings.ts";
+import type { RegistryOptions } from "../registry/settings.ts";
 import type { Logger } from "../log/logger.ts";
 import { selectProposer } from "../proposers/select.ts";
 import type { Proposer } from "../proposers/types.ts";
@@ -23,28 +25,51 @@ export interface Approvals {
   close(): Promise<void>;
 }
 
+/** The settings the approvals capability reads: two areas' options, and the parsed settings for `module:` proposers. */
+export interface ApprovalsSettings {
+  proposers: ProposerOptions;
+  registry: RegistryOptions;
+  /** Passed through untouched to a `module:` proposer class (SPEC §15.29). */
+  settings: ParsedSettings;
+}
+
 /**
  * Selects the proposer and builds the approval service and webhook.
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
+ * import { proposersArea } from "../proposers/settings.ts";
+ * import { registryArea } from "../registry/settings.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
  * import type { Store } from "../store/types.ts";
  * declare const registry: LiveRegistry;
  * declare const store: Store;
- * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
- * const wired = await wireApprovals(settings, { log, registry, store });
+ * const env = { REGISTRY_PATH: "registry/registry.yaml" };
+ * const wired = await wireApprovals(
+ *   {
+ *     proposers: optionsFromEnv(proposersArea, env),
+ *     registry: optionsFromEnv(registryArea, env),
+ *     settings: env,
+ *   },
+ *   { log, registry, store },
+ * );
  * wired.proposer.name; // "local_file"
  * ```
  */
 export async function wireApprovals(
-  settings: Settings,
+  settings: ApprovalsSettings,
   deps: { log: Logger; registry: LiveRegistry; store: Store; now?: () => Date },
 ): Promise<Approvals> {
   const reload = () => deps.registry.reload();
-  const proposer = await selectProposer({ settings, log: deps.log, reload });
+  const proposer = await selectProposer({
+    options: settings.proposers,
+    registry: settings.registry,
+    settings: settings.settings,
+    log: deps.log,
+    reload,
+  });
   const approvals = createApprovalService({
     store: deps.store,
     registry: deps.registry,
@@ -53,9 +78,9 @@ export async function wireApprovals(
     now: deps.now,
   });
   const webhook = createWebhookHandler({
-    secret: settings.REGISTRY_WEBHOOK_SECRET ?? null,
+    secret: settings.proposers.webhookSecret,
     proposer,
-    registryPath: registryPath(settings),
+    registryPath: settings.registry.path,
     reload,
     log: deps.log,
   });

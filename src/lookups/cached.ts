@@ -12,7 +12,7 @@
  */
 import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import { normalizeName } from "../core/names.ts";
-import type { Settings } from "../config/settings.ts";
+import type { LookupOptions } from "./settings.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Cache } from "../cache/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "./types.ts";
@@ -118,25 +118,21 @@ export interface LookupSources {
 }
 
 /**
- * Creates the OSV and PyPI sources from the settings, each behind its
- * upstream's circuit breaker and the cache.
+ * Creates the OSV and PyPI sources from the `lookups` options, each behind
+ * its upstream's circuit breaker and the cache (entries live `ttlSeconds`).
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
- * import { createCache } from "../cache/factory.ts";
+ * import { createMemoryCache } from "../cache/memory.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const settings = loadSettings(Deno.env.toObject());
- * const cache = createCache(settings, log);
- * const { vulnerabilities, licenses } = createLookupSources(settings, cache, log);
+ * const lookups = { osvApiUrl: "https://api.osv.dev", pypiUrl: "https://pypi.org", timeoutMs: 4000 };
+ * const cache = { store: createMemoryCache(), ttlSeconds: 21600 };
+ * const { vulnerabilities, licenses } = createLookupSources(lookups, cache, log);
  * ```
  */
 export function createLookupSources(
-  settings: Pick<
-    Settings,
-    "OSV_API_URL" | "PYPI_URL" | "LOOKUP_TIMEOUT_MS" | "CACHE_TTL_SECONDS"
-  >,
-  cache: Cache,
+  settings: LookupOptions,
+  caching: { store: Cache; ttlSeconds: number },
   log: Logger,
   now: () => Date = () => new Date(),
 ): LookupSources {
@@ -148,22 +144,22 @@ export function createLookupSources(
         createOsvSource(settings, lookupLog, { now, health: upstreams }),
         upstreams,
       ),
-      cache,
-      settings.CACHE_TTL_SECONDS,
+      caching.store,
+      caching.ttlSeconds,
     ),
     licenses: withLicenseCache(
       licensesBehindBreaker(
         createPypiSource(settings, lookupLog, { now, health: upstreams }),
         upstreams,
       ),
-      cache,
-      settings.CACHE_TTL_SECONDS,
+      caching.store,
+      caching.ttlSeconds,
     ),
     upstreams,
     releases: createReleaseSource({
-      baseUrl: settings.PYPI_URL,
-      timeoutMs: settings.LOOKUP_TIMEOUT_MS,
-      cache: { store: cache, ttlSeconds: settings.CACHE_TTL_SECONDS },
+      baseUrl: settings.pypiUrl,
+      timeoutMs: settings.timeoutMs,
+      cache: caching,
     }),
   };
 }

@@ -20,7 +20,8 @@
 import type { CompiledRegistry, PackageRule, Threat, Vulnerability } from "../core/types.ts";
 import { THREAT_DETAILS } from "../core/reasons.ts";
 import { vulnerabilitiesInScope } from "../core/evaluate.ts";
-import type { Settings } from "../config/settings.ts";
+import type { LookupOptions } from "../lookups/settings.ts";
+import type { ScannerOptions } from "./settings.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Cache } from "../cache/types.ts";
 import type { AuditStore, NewAuditRow } from "../store/types.ts";
@@ -36,10 +37,12 @@ export const SCANNER_SOURCE = "scanner";
 
 /** What a pass needs. */
 export interface ScanPassDeps {
-  settings: Pick<
-    Settings,
-    "OSV_API_URL" | "LOOKUP_TIMEOUT_MS" | "POLICY_PROJECT_NAME" | "CACHE_TTL_SECONDS"
-  >;
+  /** The `lookups` area's OSV base URL and per-request time limit. */
+  lookups: Pick<LookupOptions, "osvApiUrl" | "timeoutMs">;
+  /** The `scanner` area's project name (the rows' `project`). */
+  scanner: Pick<ScannerOptions, "projectName">;
+  /** How long fetched records stay cached (the `cache` area's `ttlSeconds`). */
+  cacheTtlSeconds: number;
   /** The registry as it is when the pass starts. */
   registry: CompiledRegistry;
   /** For the latest release of each affected package (use the cached PyPI source). */
@@ -91,7 +94,7 @@ function scannerRow(
     package: name,
     license: null,
     verdict: "CVE_ALERT",
-    project: deps.settings.POLICY_PROJECT_NAME,
+    project: deps.scanner.projectName,
     requester: SCANNER_REQUESTER,
     agent_model: null,
     agent_version: null,
@@ -161,7 +164,6 @@ function alertRow(
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
  * import { silentLogger as log } from "../log/logger.ts";
  * import { createMemoryCache } from "../cache/memory.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
@@ -170,23 +172,31 @@ function alertRow(
  * declare const live: LiveRegistry;
  * declare const licenses: LicenseSource;
  * declare const audit: AuditStore;
- * const settings = loadSettings({});
  * const cache = createMemoryCache();
  * const registry = live.current().registry;
- * const rows = await runScanPass({ settings, registry, licenses, cache, audit, log });
+ * const rows = await runScanPass({
+ *   lookups: { osvApiUrl: "https://api.osv.dev", timeoutMs: 4000 },
+ *   scanner: { projectName: "policyd" },
+ *   cacheTtlSeconds: 21600,
+ *   registry,
+ *   licenses,
+ *   cache,
+ *   audit,
+ *   log,
+ * });
  * ```
  */
 export async function runScanPass(deps: ScanPassDeps): Promise<number> {
   const started = performance.now();
-  const { settings, registry, log } = deps;
+  const { lookups, registry, log } = deps;
   const concurrency = deps.concurrency ?? 16;
   const rules = registry.packages;
   const byName = new Map(rules.map((r) => [r.name, r]));
   const audited = (await auditedNames(deps)).filter((name) => !byName.has(name));
   const names = [...rules.map((r) => r.name), ...audited];
   const batch = await queryBatch(names, {
-    baseUrl: settings.OSV_API_URL,
-    timeoutMs: deps.batchTimeoutMs ?? Math.max(settings.LOOKUP_TIMEOUT_MS, 30_000),
+    baseUrl: lookups.osvApiUrl,
+    timeoutMs: deps.batchTimeoutMs ?? Math.max(lookups.timeoutMs, 30_000),
     batchSize: deps.batchSize ?? MAX_BATCH_QUERIES,
   });
   for (const [name, detail] of batch.failed) {
@@ -196,10 +206,10 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
   const wanted = new Map<string, string>();
   for (const ids of batch.ids.values()) for (const [id, modified] of ids) wanted.set(id, modified);
   const details = await fetchRecords(wanted, {
-    baseUrl: settings.OSV_API_URL,
-    timeoutMs: settings.LOOKUP_TIMEOUT_MS,
+    baseUrl: lookups.osvApiUrl,
+    timeoutMs: lookups.timeoutMs,
     cache: deps.cache,
-    ttlSeconds: settings.CACHE_TTL_SECONDS,
+    ttlSeconds: deps.cacheTtlSeconds,
     concurrency,
   });
   for (const [id, detail] of details.failed) {
@@ -220,7 +230,7 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
     await deps.cache.set(
       osvQueryKey(name, null),
       { status: "ok", vulnerabilities },
-      settings.CACHE_TTL_SECONDS,
+      deps.cacheTtlSeconds,
     );
     const rule = byName.get(name);
     const threats = maliciousThreats(vulnerabilities);

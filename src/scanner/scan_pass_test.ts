@@ -1,6 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { runScanPass } from "./scan_pass.ts";
-import { loadSettings } from "../config/settings.ts";
+import { optionsFromEnv } from "../config/area.ts";
+import { lookupsArea } from "../lookups/settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createMemoryCache } from "../cache/memory.ts";
 import { createPypiSource } from "../lookups/pypi.ts";
@@ -43,20 +44,21 @@ async function harness(pageSize = 1000): Promise<Harness> {
   const dir = await Deno.makeTempDir({ prefix: "policyd-scan-" });
   const store = openSqliteStore(`${dir}/audit.db`);
   const cache = createMemoryCache();
-  const settings = loadSettings({
+  const lookups = optionsFromEnv(lookupsArea, {
     OSV_API_URL: upstream.url,
     PYPI_URL: upstream.url,
     LOOKUP_TIMEOUT_MS: "2000",
-    POLICY_PROJECT_NAME: "policyd-test",
   });
-  const licenses = withLicenseCache(createPypiSource(settings, silentLogger), cache, 3600);
+  const licenses = withLicenseCache(createPypiSource(lookups, silentLogger), cache, 3600);
   return {
     upstream,
     store,
     cache,
     pass: (registry, options = {}) =>
       runScanPass({
-        settings,
+        lookups,
+        scanner: { projectName: "policyd-test" },
+        cacheTtlSeconds: 21600,
         registry,
         licenses,
         cache,

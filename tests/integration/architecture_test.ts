@@ -127,3 +127,55 @@ Deno.test("dashboards/ does not import src/http; the app does not import dashboa
   ok(app.local.includes("src/http/routes/reports.ts"), "the graph was read");
   deepStrictEqual(app.local.filter((path) => path.startsWith("dashboards/")), []);
 });
+
+/** Every TypeScript file under a folder of the repository, as repository paths. */
+async function sourceFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(`${REPO_ROOT}/${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) files.push(...await sourceFiles(path));
+    else if (/\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files.sort();
+}
+
+/** `file → target` for every relative import of `files` (repository paths). */
+async function edges(files: string[]): Promise<Array<[string, string]>> {
+  const found: Array<[string, string]> = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    for (const specifier of importsOf(text)) {
+      const target = new URL(specifier, `file://${REPO_ROOT}/${file}`).pathname
+        .slice(REPO_ROOT.length + 1);
+      found.push([file, target]);
+    }
+  }
+  return found;
+}
+
+Deno.test("settings end at the composition root: under src/ only the root imports the joined settings", async () => {
+  const files = await sourceFiles("src");
+  ok(files.includes("src/lookups/osv.ts"), "the sources were read");
+  const importers = (await edges([...files, ...await sourceFiles("dashboards")]))
+    .filter(([, target]) => target === "src/settings.ts")
+    .map(([file]) => file);
+  ok(importers.includes("src/server.ts"), "the root's own import is seen");
+  // The root (server.ts), the library entry re-exporting it (mod.ts) and the joining module's test.
+  deepStrictEqual(
+    importers.filter((f) => !["src/server.ts", "src/mod.ts", "src/settings_test.ts"].includes(f)),
+    [],
+    "adapters and services take their own area's options",
+  );
+  // The config folder is a leaf: areas import it, it imports none of them (no cycle through it).
+  const fromConfig = (await edges(files.filter((f) => f.startsWith("src/config/"))))
+    .filter(([, target]) => !target.startsWith("src/config/"));
+  deepStrictEqual(fromConfig, []);
+  // No adapter names the joined type either (e.g. through a re-export).
+  for (const file of files.filter((f) => !/^src\/(server|mod|settings(_test)?)\.ts$/.test(f))) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    ok(
+      !/\btype Settings\b|\bSettings\s*[,}]\s*from/.test(text),
+      `${file} names the joined Settings`,
+    );
+  }
+});
