@@ -12,6 +12,7 @@
  */
 import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import { normalizeName } from "../core/names.ts";
+import { isShared, share } from "../core/decision_cache.ts";
 import type { LookupOptions } from "./settings.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Cache } from "../cache/types.ts";
@@ -66,19 +67,19 @@ function cachedLookup<Facts extends VulnerabilityFacts | LicenseFacts>(
   cache: Cache,
   ttlSeconds: number,
 ): Lookup<Facts> {
-  // One read-only "cached" view per stored value: a hit of the in-process
-  // cache (a frozen value, the same until it expires) answers the same object
+  // One shared "cached" view per stored value: a hit of the in-process
+  // cache (a shared value, the same until it expires) answers the same object
   // each time, which lets the evaluation service recognise facts it has
-  // already decided on (src/evaluation/service.ts).
+  // already decided on (rule 3 of src/core/decision_cache.ts).
   const views = new WeakMap<Facts, Facts>();
   return async (name, version) => {
     const key = keyOf(name, version);
     const hit = await cache.get<Facts>(key);
     if (hit !== undefined && hit.status === "ok") {
-      if (!Object.isFrozen(hit)) return { ...hit, cached: true };
+      if (!isShared(hit)) return { ...hit, cached: true };
       let view = views.get(hit);
       if (view === undefined) {
-        view = Object.freeze({ ...hit, cached: true }) as Facts;
+        view = share({ ...hit, cached: true }) as Facts;
         views.set(hit, view);
       }
       return view;
