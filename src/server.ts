@@ -23,6 +23,7 @@ import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
 import { batchDeadlineMs } from "./lookups/deadline.ts";
 import { createPopularNames } from "./lookups/popular.ts";
 import { runScanPass } from "./scanner/scan_pass.ts";
+import { createOsvScanSource } from "./lookups/osv_scan.ts";
 import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
 import { compileRegistry, createSnapshot, emptySnapshot } from "./registry/compile.ts";
@@ -201,6 +202,11 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   }
   let scanner: ScannerHandle | null = null;
   if (background) {
+    const osvScan = createOsvScanSource({
+      lookups: typed.lookups,
+      cache: caching,
+      log: log.child({ component: "scanner" }),
+    });
     try {
       scanner = startScanner({
         schedule: typed.scanner.schedule,
@@ -209,12 +215,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         runPass: async () => {
           await popular.refresh();
           return await runScanPass({
-            lookups: typed.lookups,
+            vulnerabilities: osvScan,
             scanner: typed.scanner,
-            cacheTtlSeconds: typed.cache.ttlSeconds,
             registry: registry.current().registry,
             licenses: lookups.licenses,
-            cache,
             audit: store.audit,
             log: log.child({ component: "scanner" }),
           });

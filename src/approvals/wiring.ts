@@ -1,7 +1,9 @@
 /**
  * Wiring of the approvals capability for the composition root: the
  * proposer (selected once), the approval service and the merge webhook,
- * and their shutdown order.
+ * and their shutdown order. Part of the composition (called by
+ * `src/server.ts` only): the one module of `src/approvals` that constructs
+ * adapters (the proposer, the generic `git pull`).
  *
  * @module
  */
@@ -9,6 +11,7 @@ import type { ParsedSettings } from "../config/area.ts";
 import type { ProposerOptions } from "../proposers/settings.ts";
 import type { RegistryOptions } from "../registry/settings.ts";
 import type { Logger } from "../log/logger.ts";
+import { pullRegistryWorkTree } from "../proposers/git_pull.ts";
 import { selectProposer } from "../proposers/select.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
@@ -77,10 +80,13 @@ export async function wireApprovals(
     log: deps.log,
     now: deps.now,
   });
+  const secrets = settings.proposers.webhookSecret ? [settings.proposers.webhookSecret] : [];
   const webhook = createWebhookHandler({
     secret: settings.proposers.webhookSecret,
-    proposer,
-    registryPath: settings.registry.path,
+    sync: (hint) =>
+      proposer.syncMerged
+        ? proposer.syncMerged(hint)
+        : pullRegistryWorkTree(settings.registry.path, secrets),
     reload,
     log: deps.log,
   });

@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { runScanPass } from "./scan_pass.ts";
+import { createOsvScanSource } from "../lookups/osv_scan.ts";
 import { optionsFromEnv } from "../config/area.ts";
 import { lookupsArea } from "../lookups/settings.ts";
 import { silentLogger } from "../log/logger.ts";
@@ -56,15 +57,17 @@ async function harness(pageSize = 1000): Promise<Harness> {
     cache,
     pass: (registry, options = {}) =>
       runScanPass({
-        lookups,
+        vulnerabilities: createOsvScanSource({
+          lookups,
+          cache: { store: cache, ttlSeconds: 21600 },
+          log: silentLogger,
+          batchTimeoutMs: options.batchTimeoutMs,
+        }),
         scanner: { projectName: "policyd-test" },
-        cacheTtlSeconds: 21600,
         registry,
         licenses,
-        cache,
         audit: store.audit,
         log: silentLogger,
-        ...options,
       }),
     async close() {
       await store.close();

@@ -8,6 +8,7 @@
  * @module
  */
 import { runScanPass } from "../../src/scanner/scan_pass.ts";
+import { createOsvScanSource } from "../../src/lookups/osv_scan.ts";
 import { loadSettings, optionsOf } from "../../src/settings.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { createMemoryCache } from "../../src/cache/memory.ts";
@@ -54,12 +55,14 @@ for (const label of ["first pass", "second pass (cached details)"]) {
   upstream.resetCalls();
   const started = performance.now();
   const rows = await runScanPass({
-    lookups: options.lookups,
+    vulnerabilities: createOsvScanSource({
+      lookups: options.lookups,
+      cache: { store: cache, ttlSeconds: options.cache.ttlSeconds },
+      log: silentLogger,
+    }),
     scanner: options.scanner,
-    cacheTtlSeconds: options.cache.ttlSeconds,
     registry,
     licenses,
-    cache,
     audit: store.audit,
     log: silentLogger,
   });

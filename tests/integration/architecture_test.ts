@@ -179,3 +179,36 @@ Deno.test("settings end at the composition root: under src/ only the root import
     );
   }
 });
+
+/** Static imports of a source text: the target and whether the import is type-only (erased). */
+function staticImports(text: string): Array<{ specifier: string; typeOnly: boolean }> {
+  const found = text.matchAll(
+    /^(?:import|export)\s+(type\s+)?[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']/gms,
+  );
+  return [...found].map((m) => ({ specifier: m[2], typeOnly: m[1] !== undefined }));
+}
+
+Deno.test("services depend on adapter interfaces, not on adapters", async () => {
+  const services = ["src/evaluation", "src/approvals", "src/reports", "src/scanner"];
+  const adapters = /^src\/(lookups|cache|registry|proposers|store|auth)\//;
+  // What a service may run from an adapter folder: its interfaces and options, and pure decorators
+  // over those interfaces (no I/O of their own).
+  const interfaces = /\/(types|settings)\.ts$|^src\/lookups\/deadline\.ts$/;
+  // The composition of the approvals capability, called by src/server.ts only.
+  const composition = ["src/approvals/wiring.ts"];
+  const files: string[] = [];
+  for (const dir of services) files.push(...await sourceFiles(dir));
+  const production = files.filter((f) => !/_test\.tsx?$/.test(f) && !composition.includes(f));
+  ok(production.includes("src/scanner/scan_pass.ts"), "the services were read");
+  const crossings: string[] = [];
+  for (const file of production) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    for (const { specifier, typeOnly } of staticImports(text)) {
+      const target = new URL(specifier, `file://${REPO_ROOT}/${file}`).pathname
+        .slice(REPO_ROOT.length + 1);
+      if (typeOnly || !adapters.test(target) || interfaces.test(target)) continue;
+      crossings.push(`${file} → ${target}`);
+    }
+  }
+  deepStrictEqual(crossings, [], "inject the adapter through its interface instead");
+});
