@@ -15,6 +15,7 @@ import {
   type VerdictCounts,
   windowFilter,
 } from "./params.ts";
+import { topBy } from "./top.ts";
 
 /** Denial categories of evaluations (scanner alerts excluded), in display order. */
 export const EVALUATION_DENIAL_CATEGORIES = AUDIT_CATEGORIES.filter((c) =>
@@ -95,16 +96,19 @@ export async function activityReport(
   }
   const top_denied = EVALUATION_DENIAL_CATEGORIES.map((category) => ({
     category,
-    packages: perPackage
-      .filter((g) => g.keys.category === category)
-      .map((g) => ({
-        package: g.keys.package ?? "",
-        denials: g.count,
-        projects: g.projects,
-        last_ts: g.last_ts,
-      }))
-      .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
-      .slice(0, params.limit),
+    packages: topBy(
+      perPackage
+        .filter((g) => g.keys.category === category)
+        .map((g) => ({
+          package: g.keys.package ?? "",
+          denials: g.count,
+          projects: g.projects,
+          last_ts: g.last_ts,
+        })),
+      params.limit,
+      (p) => p.denials,
+      (p) => p.package,
+    ),
   }));
   return { totals, days: [...byDay.values()], top_denied, recent_decisions: recent };
 }

@@ -14,6 +14,7 @@ import {
   exceptionsDue,
 } from "./data_availability.ts";
 import { type ThreatSummary, threatSummary } from "./threats.ts";
+import { topBy } from "./top.ts";
 
 /** The security report. */
 export interface SecurityReport {
@@ -107,30 +108,39 @@ export async function securityReport(
         });
       }
     }
-    hot.sort((a, b) =>
-      b.cve_denials + b.provisional - (a.cve_denials + a.provisional) ||
-      a.package.localeCompare(b.package)
-    );
   }
 
   return {
     total_denials: total[0]?.count ?? 0,
     recent_denials: recent,
     severity_distribution: distribution,
-    top_packages: packages
-      .map((g) => ({
+    top_packages: topBy(
+      packages.map((g) => ({
         package: g.keys.package ?? "",
         denials: g.count,
         max_cvss: g.max_cvss,
         cve_ids: g.cve_ids,
-      }))
-      .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
-      .slice(0, params.limit),
-    top_cves: [...cves.entries()]
-      .map(([cve, { denials, packages }]) => ({ cve, denials, packages: [...packages].sort() }))
-      .sort((a, b) => b.denials - a.denials || a.cve.localeCompare(b.cve))
-      .slice(0, params.limit),
-    hot_registry_packages: hot.slice(0, params.limit),
+      })),
+      params.limit,
+      (p) => p.denials,
+      (p) => p.package,
+    ),
+    top_cves: topBy(
+      [...cves.entries()].map(([cve, { denials, packages }]) => ({
+        cve,
+        denials,
+        packages: [...packages].sort(),
+      })),
+      params.limit,
+      (c) => c.denials,
+      (c) => c.cve,
+    ),
+    hot_registry_packages: topBy(
+      hot,
+      params.limit,
+      (h) => h.cve_denials + h.provisional,
+      (h) => h.package,
+    ),
     recent_alerts: alerts,
     data_availability: availability,
     exceptions: exceptionsDue(snapshot, params.now, (e) => Boolean(e.vulnerabilities?.length)),
