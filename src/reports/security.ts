@@ -4,6 +4,13 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type {
+  HotRegistryPackageSchema,
+  SecurityTopCveSchema,
+  SecurityTopPackageSchema,
+  SeverityDistributionSchema,
+} from "../api/reports.ts";
 import type { RegistrySnapshot } from "../core/types.ts";
 import type { AuditReader, AuditRow } from "../store/types.ts";
 import { type ReportParams, windowFilter } from "./params.ts";
@@ -16,24 +23,17 @@ import {
 import { type ThreatSummary, threatSummary } from "./threats.ts";
 import { topBy } from "./top.ts";
 
-/** The security report. */
+/**
+ * The security report. Its own fields are inferred from the contract
+ * (`src/api/reports.ts`), so the OpenAPI schema and the answer cannot drift.
+ */
 export interface SecurityReport {
   total_denials: number;
   recent_denials: AuditRow[];
-  severity_distribution: {
-    critical: number;
-    high: number;
-    medium: number;
-    low: number;
-    unknown: number;
-  };
-  top_packages: Array<
-    { package: string; denials: number; max_cvss: number | null; cve_ids: string[] }
-  >;
-  top_cves: Array<{ cve: string; denials: number; packages: string[] }>;
-  hot_registry_packages: Array<
-    { package: string; registry_status: string; cve_denials: number; provisional: number }
-  >;
+  severity_distribution: z.infer<typeof SeverityDistributionSchema>;
+  top_packages: Array<z.infer<typeof SecurityTopPackageSchema>>;
+  top_cves: Array<z.infer<typeof SecurityTopCveSchema>>;
+  hot_registry_packages: Array<z.infer<typeof HotRegistryPackageSchema>>;
   recent_alerts: AuditRow[];
   /** Evaluations in the window and how many had no vulnerability or license data. */
   data_availability: DataAvailability;
