@@ -80,3 +80,14 @@ export function defineRoute(
 export function fullPath(contract: RouteContract): string {
   return (contract.base ?? "/api/v1") + contract.path;
 }
+
+/**
+ * `true` when `A` and `B` are the same type, else `false` (for compile-time
+ * checks that a contract and a hand-written type are one shape).
+ */
+export type SameType<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2)
+  ? true
+  : false;
+
+/** Compiles only when `T` is `true`: `type _ = Holds<SameType<X, Y>>`. */
+export type Holds<T extends true> = T;
