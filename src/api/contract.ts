@@ -7,6 +7,7 @@
  * @module
  */
 import type { z } from "zod";
+import { API_BASE } from "./paths.ts";
 
 /** Largest accepted request body in bytes (SPEC §7); larger bodies are `413`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -78,7 +79,7 @@ export function defineRoute(
 
 /** The full path of a route (`/api/v1/evaluate`). */
 export function fullPath(contract: RouteContract): string {
-  return (contract.base ?? "/api/v1") + contract.path;
+  return (contract.base ?? API_BASE) + contract.path;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 import { THREAT_KINDS } from "./enums.ts";
 import { defineRoute, type Holds, type SameType } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
+import { API_PATHS } from "./paths.ts";
 import { MAX_BATCH } from "./evaluate_limits.ts";
 
 export {
@@ -138,7 +139,7 @@ export const BatchRequestSchema = z.object({
 export const BatchResponseSchema = z.object({ results: z.array(EvaluationSchema) });
 
 /** `GET /evaluate`. */
-export const evaluateRoute = defineRoute("get", "/evaluate", {
+export const evaluateRoute = defineRoute("get", API_PATHS.evaluate, {
   summary: "Evaluate one package (optionally at a version); writes one audit row.",
   query: EvaluateQuerySchema,
   responses: { 200: { description: "the evaluation", schema: EvaluationSchema } },
@@ -146,7 +147,7 @@ export const evaluateRoute = defineRoute("get", "/evaluate", {
 });
 
 /** `POST /evaluate/batch`. */
-export const evaluateBatchRoute = defineRoute("post", "/evaluate/batch", {
+export const evaluateBatchRoute = defineRoute("post", API_PATHS.evaluateBatch, {
   summary: `Evaluate up to ${MAX_BATCH} packages; one audit row each.`,
   body: { contentType: "application/json", schema: BatchRequestSchema },
   responses: {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
 import { THREAT_KINDS } from "../core/types.ts";
+import { API_PATHS } from "./paths.ts";
 
 /** Query of every report: window, list length and project filter. */
 export const ReportQuerySchema = z.object({
@@ -170,7 +171,7 @@ function reportRoute(path: string, summary: string, schema: z.ZodType) {
 
 /** `GET /reports/security`. */
 export const securityReportRoute = reportRoute(
-  "/reports/security",
+  API_PATHS.securityReport,
   "CVE report: denials, severities, top packages and CVEs, scanner alerts.",
   SecurityReportSchema,
 );

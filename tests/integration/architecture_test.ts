@@ -212,3 +212,17 @@ Deno.test("services depend on adapter interfaces, not on adapters", async () => 
   }
   deepStrictEqual(crossings, [], "inject the adapter through its interface instead");
 });
+
+Deno.test("route paths come from the contract: the client and the app write none by hand", async () => {
+  const { API_ROUTES, fullPath } = await import("../../src/api/mod.ts");
+  const { API_PATHS, apiPath } = await import("../../src/api/paths.ts");
+  const contracted = new Set(API_ROUTES.map(fullPath));
+  for (const path of Object.values(API_PATHS)) {
+    ok(contracted.has(apiPath(path)), `${path} is a contract's path`);
+  }
+  for (const file of ["cli/policy/api_client.ts", "src/http/app.ts"]) {
+    const code = (await Deno.readTextFile(`${REPO_ROOT}/${file}`))
+      .split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+    deepStrictEqual(code.match(/["'`]\/api\/v1[^"'`]*["'`]/g) ?? [], [], file);
+  }
+});
