@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
 import { ClientError } from "./exit_codes.ts";
 import { clientFor } from "./client_for.ts";
-import type { Io } from "./io.ts";
-import { writePolicyToml } from "./_testing.ts";
-
-function ioIn(cwd: string, env: Record<string, string>): Io {
-  return {
-    cwd,
-    env: (name) => env[name],
-    stdout: () => {},
-    stderr: () => {},
-    readStdin: () => Promise.resolve(""),
-    readLine: () => Promise.resolve(null),
-    stdinIsTerminal: () => false,
-    selfCommand: ["policy"],
-  };
-}
+import { bufferedIo as ioIn, writePolicyToml } from "./_testing.ts";
 
 Deno.test("clientFor() reads .policy.toml and sends the command's source, agent and token", async () => {
   const seen: Headers[] = [];

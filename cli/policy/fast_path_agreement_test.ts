@@ -8,20 +8,11 @@ import assert from "node:assert/strict";
 import type { Command } from "commander";
 import { AGENTS } from "./agents/names.ts";
 import { FAST_PATH_COMMANDS, type FlagKind, parseFastPath } from "./fast_path.ts";
-import type { Io } from "./io.ts";
+import { bufferedIo } from "./_testing.ts";
 import { buildProgram } from "./program.ts";
 
 /** An Io that is never used: the commands' actions are replaced before parsing. */
-const io: Io = {
-  cwd: Deno.cwd(),
-  env: () => undefined,
-  stdout: () => {},
-  stderr: () => {},
-  readStdin: () => Promise.resolve(""),
-  readLine: () => Promise.resolve(null),
-  stdinIsTerminal: () => false,
-  selfCommand: ["policy"],
-};
+const io = bufferedIo();
 
 function commandOf(name: string): { program: Command; command: Command } {
   const program = buildProgram(io, () => {});

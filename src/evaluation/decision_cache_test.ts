@@ -16,15 +16,10 @@ import { openSqliteStore } from "../store/sqlite.ts";
 import { snapshotOf } from "../../tests/helpers/registry.ts";
 import { testRedisUrl } from "../../tests/helpers/redis.ts";
 import { evaluationJson } from "./evaluation_json.ts";
-import { type CallContext, createEvaluationService } from "./service.ts";
+import { createEvaluationService } from "./service.ts";
+import { API_CONTEXT } from "../../tests/helpers/call_context.ts";
 
-const CONTEXT: CallContext = {
-  project: "demo",
-  requester: "anonymous",
-  agent_model: null,
-  agent_version: null,
-  source: "api",
-};
+const CONTEXT = API_CONTEXT;
 
 /** Upstream answers as the real sources give them: a new object per call. */
 function upstream() {

@@ -15,7 +15,7 @@ import {
   type VerdictCounts,
   windowFilter,
 } from "./params.ts";
-import { topBy } from "./top.ts";
+import { topDeniedPackages } from "./top.ts";
 
 /** Denial categories of evaluations (scanner alerts excluded), in display order. */
 export const EVALUATION_DENIAL_CATEGORIES = AUDIT_CATEGORIES.filter((c) =>
@@ -96,18 +96,10 @@ export async function activityReport(
   }
   const top_denied = EVALUATION_DENIAL_CATEGORIES.map((category) => ({
     category,
-    packages: topBy(
-      perPackage
-        .filter((g) => g.keys.category === category)
-        .map((g) => ({
-          package: g.keys.package ?? "",
-          denials: g.count,
-          projects: g.projects,
-          last_ts: g.last_ts,
-        })),
+    packages: topDeniedPackages(
+      perPackage.filter((g) => g.keys.category === category),
       params.limit,
-      (p) => p.denials,
-      (p) => p.package,
+      (g) => ({ projects: g.projects, last_ts: g.last_ts }),
     ),
   }));
   return { totals, days: [...byDay.values()], top_denied, recent_decisions: recent };

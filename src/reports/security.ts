@@ -21,7 +21,7 @@ import {
   exceptionsDue,
 } from "./data_availability.ts";
 import { type ThreatSummary, threatSummary } from "./threats.ts";
-import { topBy } from "./top.ts";
+import { topBy, topDeniedPackages } from "./top.ts";
 
 /**
  * The security report. Its own fields are inferred from the contract
@@ -114,16 +114,10 @@ export async function securityReport(
     total_denials: total[0]?.count ?? 0,
     recent_denials: recent,
     severity_distribution: distribution,
-    top_packages: topBy(
-      packages.map((g) => ({
-        package: g.keys.package ?? "",
-        denials: g.count,
-        max_cvss: g.max_cvss,
-        cve_ids: g.cve_ids,
-      })),
+    top_packages: topDeniedPackages(
+      packages,
       params.limit,
-      (p) => p.denials,
-      (p) => p.package,
+      (g) => ({ max_cvss: g.max_cvss, cve_ids: g.cve_ids }),
     ),
     top_cves: topBy(
       [...cves.entries()].map(([cve, { denials, packages }]) => ({
