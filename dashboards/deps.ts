@@ -6,7 +6,24 @@
  * @module
  */
 import type { RegistrySnapshot } from "../src/core/types.ts";
-import type { AuditReader } from "../src/store/types.ts";
+import type { AuditReader, OutboxBacklog, OutboxRow } from "../src/store/types.ts";
+
+/** What the alerts page may do (issue #32). */
+export interface DashboardAlerts {
+  /** Recent deliveries, newest first. */
+  list(limit: number): Promise<OutboxRow[]>;
+  backlog(): Promise<OutboxBacklog>;
+  destinations: string[];
+  /**
+   * Retries or mutes a delivery for the caller of this request (the host
+   * app decides who is an operator).
+   */
+  act(
+    request: { identity: unknown },
+    id: number,
+    action: "retry" | "mute",
+  ): Promise<"done" | "forbidden" | "not-found" | "delivered">;
+}
 
 /** Dependencies of the dashboard routes. */
 export interface DashboardDeps {
@@ -18,6 +35,8 @@ export interface DashboardDeps {
   proposerName: () => string;
   /** policyd version. */
   version: string;
+  /** The alert outbox; the alerts page says "no alerts" without it. */
+  alerts?: DashboardAlerts;
   /** Clock of the reports and exports. */
   now: () => Date;
 }

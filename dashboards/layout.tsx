@@ -23,6 +23,7 @@ export const NAV_PAGES = [
   { href: "/dashboard/security", label: "Security" },
   { href: "/dashboard/legal", label: "Legal" },
   { href: "/dashboard/agents", label: "Agents" },
+  { href: "/dashboard/alerts", label: "Alerts" },
   { href: "/dashboard/registry", label: "Registry workshop" },
 ] as const;
 

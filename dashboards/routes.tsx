@@ -40,6 +40,7 @@ import { exportRegistryYaml } from "./export.ts";
 import { type Chrome, Layout } from "./layout.tsx";
 import { PageHeader } from "./components.tsx";
 import { AgentsPage } from "./pages/agents.tsx";
+import { AlertsPage } from "./pages/alerts.tsx";
 import { AuditPage } from "./pages/audit.tsx";
 import { LegalPage } from "./pages/legal.tsx";
 import { PackagePage } from "./pages/package.tsx";
@@ -348,6 +349,44 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
     });
+  });
+
+  const NOTICES: Record<string, string> = {
+    "retry": "The delivery is due again.",
+    "mute": "The delivery is muted.",
+    "forbidden": "Only operators may retry or mute alerts.",
+    "not-found": "No such delivery.",
+    "delivered": "That delivery already went out.",
+  };
+  routes.get("/dashboard/alerts", async (c) => {
+    const alerts = deps.alerts;
+    const [rows, backlog] = alerts
+      ? await Promise.all([alerts.list(200), alerts.backlog()])
+      : [[], { pending: 0, dead: 0, oldest_pending_at: null }];
+    const notice = NOTICES[c.req.query("done") ?? ""] ?? null;
+    return page(
+      c,
+      <AlertsPage
+        view={{
+          chrome: chromeOf(deps),
+          rows,
+          backlog,
+          destinations: alerts?.destinations ?? [],
+          notice,
+        }}
+      />,
+    );
+  });
+  routes.post("/dashboard/alerts/:id/:action{retry|mute}", async (c) => {
+    const id = Number(c.req.param("id"));
+    const action = c.req.param("action") as "retry" | "mute";
+    if (!deps.alerts || !Number.isSafeInteger(id) || id < 1) return notFoundPage(c, deps);
+    const outcome = await deps.alerts.act(
+      { identity: (c as unknown as Context).get("identity") },
+      id,
+      action,
+    );
+    return c.redirect(`/dashboard/alerts?done=${outcome === "done" ? action : outcome}`, 303);
   });
 
   routes.all("/dashboard/*", (c) => notFoundPage(c, deps));

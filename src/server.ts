@@ -41,6 +41,7 @@ import { withBasicTokens } from "./auth/basic_token.ts";
 import { createIndexService } from "./index/service.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
 import { indexRoutes } from "./http/routes/index.ts";
+import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -60,6 +61,8 @@ export interface BuiltServer {
   deps: AppDeps;
   registry: LiveRegistry;
   store: Store;
+  /** The alerts: destinations, the delivery loop (`flush()` delivers what is due now). */
+  alerts: WiredAlerts;
   /** Stops background tasks and closes the store, cache and proposer. */
   close(): Promise<void>;
 }
@@ -134,6 +137,16 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const coordination: Coordination = backend.postgres
     ? postgresCoordination(backend.postgres.sql, instance, log.child({ component: "cluster" }), now)
     : localCoordination(instance);
+  const background = options.background ?? true;
+  const alerts = wireAlerts(typed.alerts, {
+    store,
+    log,
+    instance,
+    github: { token: typed.proposers.githubToken, apiUrl: typed.proposers.githubApiUrl },
+    now,
+    background,
+  });
+  cleanup.defer(() => alerts.close());
   const path = typed.registry.path;
   const snapshot = await initialSnapshot(path, log, now());
   const localRegistry = createLiveRegistry({
@@ -141,15 +154,18 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     initial: snapshot,
     log,
     now,
-    afterSwap: (next) =>
-      store.approvals.approvePackages(approvablePackages(next), now().toISOString()),
+    afterSwap: async (next, previous) => {
+      await alerts.alerter.ruleChanged(next, previous);
+      return await store.approvals.approvePackages(approvablePackages(next), now().toISOString());
+    },
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
+  const alertingStore = alerts.alerter.store(store);
   const cache: Cache = createCache(typed.cache, log);
   cleanup.defer(() => cache.close());
   const wired = await wireApprovals(
     { proposers: typed.proposers, registry: typed.registry, settings },
-    { log, registry, store, now },
+    { log, registry, store: alertingStore, now },
   ).catch((error) => {
     throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
   });
@@ -184,7 +200,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     audit: store.audit,
     now,
   });
-  const background = options.background ?? true;
+  if (background && lookups.upstreams) {
+    const upstreams = lookups.upstreams;
+    alerts.watchUpstreams(() => upstreams.snapshot());
+  }
   if (background && coordination.clustered) {
     const sync = wired.proposer.syncMerged;
     await followReloads(
@@ -219,7 +238,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             scanner: typed.scanner,
             registry: registry.current().registry,
             licenses: lookups.licenses,
-            audit: store.audit,
+            audit: alerts.alerter.audit(store.audit),
             log: log.child({ component: "scanner" }),
           });
         },
@@ -233,9 +252,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const deps: AppDeps = {
     registry,
     evaluations,
-    store,
+    store: alertingStore,
     log,
     authenticator,
+    alerts: {
+      list: (filter, limit) => store.outbox.list(filter, limit),
+      retry: async (id) => {
+        const outcome = await store.outbox.retry(id);
+        if (outcome === "done") alerts.delivery.nudge();
+        return outcome;
+      },
+      mute: (id) => store.outbox.mute(id),
+      health: () => alerts.health(),
+    },
     operatorGroup: typed.auth.enabled ? typed.auth.operatorGroup : null,
     version: VERSION,
     cacheHealth: () => cache.health(),
@@ -270,6 +299,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
           dashboardRoutes({
             registry,
             audit: store.audit,
+            alerts: {
+              list: (limit) => store.outbox.list({}, limit),
+              backlog: () => store.outbox.backlog(),
+              destinations: alerts.destinations.map((d) => d.name),
+              act: async (request, id, action) => {
+                const groups = (request.identity as { groups?: string[] } | undefined)?.groups;
+                const operatorGroup = typed.auth.enabled ? typed.auth.operatorGroup : null;
+                if (operatorGroup !== null && !groups?.includes(operatorGroup)) return "forbidden";
+                const outcome = await store.outbox[action](id);
+                if (outcome === "done" && action === "retry") alerts.delivery.nudge();
+                return outcome;
+              },
+            },
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
@@ -279,7 +321,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   };
   const app = createApp(deps);
   const owned = cleanup.move();
-  return { app, deps, registry, store, close: () => owned.disposeAsync() };
+  return {
+    app,
+    deps,
+    registry,
+    store: alertingStore,
+    alerts,
+    close: () => owned.disposeAsync(),
+  };
 }
 
 /** A running socket server. */

@@ -18,6 +18,7 @@ import {
   SettingsError,
   type SettingsIssue,
 } from "./config/area.ts";
+import { alertsArea } from "./alerts/settings.ts";
 import { authArea } from "./auth/settings.ts";
 import { cacheArea } from "./cache/settings.ts";
 import { httpArea } from "./http/settings.ts";
@@ -48,6 +49,7 @@ export const AREAS = {
   auth: authArea,
   logging: loggingArea,
   index: indexArea,
+  alerts: alertsArea,
 } as const;
 
 /** The schema of every server setting, keyed by environment variable. */
@@ -64,6 +66,7 @@ export const settingsSchema = z.object({
   ...authArea.variables,
   ...loggingArea.variables,
   ...indexArea.variables,
+  ...alertsArea.variables,
 });
 
 /** Parsed server settings (every variable of every area). */

@@ -8,6 +8,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { VERSION } from "../../src/version.ts";
 import { CommandError, type CommandIO, EXIT_USAGE } from "./io.ts";
 import { registerOpsCommands } from "./commands/ops.ts";
+import { registerAlertsCommands } from "./commands/alerts.ts";
 import { quickstart } from "./commands/quickstart.ts";
 import { registryCompile } from "./commands/registry_compile.ts";
 import { serve } from "./commands/serve.ts";
@@ -28,7 +29,7 @@ export type CommandRegistrar = (
 ) => void;
 
 /** Registrars of further subcommands, in order. */
-export const EXTRA_COMMANDS: CommandRegistrar[] = [registerOpsCommands];
+export const EXTRA_COMMANDS: CommandRegistrar[] = [registerOpsCommands, registerAlertsCommands];
 
 /** Builds the program; `done` receives the exit code of the action that ran. */
 export function buildProgram(io: CommandIO, done: (code: number) => void): Command {

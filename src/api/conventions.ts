@@ -23,6 +23,9 @@ import { MAX_BODY_BYTES } from "./contract.ts";
 import { CONTEXT_HEADERS } from "./headers.ts";
 import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
 import {
+  ALERT_DELIVERY_STATES,
+  ALERT_EVENTS,
+  ALERT_SEVERITIES,
   APPROVAL_STATUSES,
   CALL_SOURCES,
   DATA_STATUSES,
@@ -219,6 +222,26 @@ export const conventions = {
         "(github: a pull request to merge), `failed`; on an approval request also `queued` " +
         "(local_file, local_git: a request approves nothing, it waits for an operator's " +
         "`POST /api/v1/registry/proposals`) and `skipped` (the package already has a rule)",
+    },
+    {
+      name: "event (alert)",
+      values: ALERT_EVENTS,
+      meaning: "kind of an alert in `GET /api/v1/alerts` and `X-Policyd-Event` (docs/alerts.md): " +
+        "a scanner CVE alert, a malicious advisory for a package used in the last 30 days, an " +
+        "approval request waiting, a registry rule changed, an upstream down and back up",
+    },
+    {
+      name: "severity (alert)",
+      values: ALERT_SEVERITIES,
+      meaning: "of an alert, lowest first; each destination takes events at or above its minimum",
+    },
+    {
+      name: "state (alert delivery)",
+      values: ALERT_DELIVERY_STATES,
+      meaning:
+        "of one alert's delivery to one destination: waiting or being retried, accepted by " +
+        "the receiver, dead-lettered after `ALERTS_MAX_ATTEMPTS` tries, or muted by an operator " +
+        "(`POST /api/v1/alerts/{id}/retry` makes it pending again)",
     },
     {
       name: "X-Policy-Source",

@@ -48,3 +48,19 @@ export const REQUEST_PROPOSAL_STATUSES = [...PROPOSAL_STATUSES, "queued", "skipp
 
 /** One of {@link REQUEST_PROPOSAL_STATUSES}. */
 export type RequestProposalStatus = typeof REQUEST_PROPOSAL_STATUSES[number];
+
+/** Kinds of alert events (issue #32), in the order docs/alerts.md lists them. */
+export const ALERT_EVENTS = [
+  "cve_alert",
+  "malicious_seen",
+  "request_filed",
+  "rule_changed",
+  "upstream_down",
+  "upstream_up",
+] as const;
+
+/** Severities of alert events, lowest first. */
+export const ALERT_SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
+
+/** Delivery states of an alert to one destination. */
+export const ALERT_DELIVERY_STATES = ["pending", "delivered", "dead", "muted"] as const;

@@ -29,6 +29,7 @@ import {
 } from "./service.ts";
 import { mcpRoute } from "./mcp.ts";
 import { INDEX_ROUTES } from "./index.ts";
+import { alertMuteRoute, alertRetryRoute, alertsListRoute } from "./alerts.ts";
 
 export * from "./contract.ts";
 export * from "./problem.ts";
@@ -43,6 +44,7 @@ export * from "./audit.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
 export * from "./index.ts";
+export * from "./alerts.ts";
 
 /** Every route of the API, in the order the OpenAPI document lists them. */
 export const API_ROUTES: readonly RouteContract[] = [
@@ -61,6 +63,9 @@ export const API_ROUTES: readonly RouteContract[] = [
   legalReportRoute,
   agentsReportRoute,
   auditRoute,
+  alertsListRoute,
+  alertRetryRoute,
+  alertMuteRoute,
   healthRoute,
   openapiRoute,
   workflowsMarkdownRoute,

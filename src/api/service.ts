@@ -33,6 +33,12 @@ export const HealthSchema = z.looseObject({
   proposer: z.string(),
   uptime_s: z.number().int(),
   upstreams: z.object({ osv: UpstreamStateSchema, pypi: UpstreamStateSchema }),
+  alerts: z.object({
+    destinations: z.array(z.string()).describe("the configured alert destinations"),
+    pending: z.number().int().describe("alert deliveries waiting or being retried"),
+    dead: z.number().int().describe("alert deliveries dead-lettered"),
+    oldest_pending_at: z.string().nullable(),
+  }).nullable().optional().describe("the alert outbox backlog (null when it cannot be read)"),
 });
 
 /** `GET /health`. */

@@ -77,21 +77,47 @@ export function optionsFromEnv<V extends z.ZodRawShape, O>(
   area: SettingsArea<V, O>,
   env: Environment,
 ): O {
+  const { options, issues } = tryOptionsFromEnv(area, env);
+  if (issues.length > 0) throw new SettingsError(issues);
+  return options;
+}
+
+/**
+ * {@link optionsFromEnv} without throwing: the options (an invalid variable at
+ * its default) and every issue, invalid variables first, then rule violations.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * const area = defineArea({
+ *   name: "demo",
+ *   variables: { DEMO_PORT: z.coerce.number().int().default(80) },
+ *   options: (v) => ({ port: v.DEMO_PORT }),
+ * });
+ * const { options, issues } = tryOptionsFromEnv(area, { DEMO_PORT: "eighty" });
+ * [options.port, issues[0].variable]; // [80, "DEMO_PORT"]
+ * ```
+ */
+export function tryOptionsFromEnv<V extends z.ZodRawShape, O>(
+  area: SettingsArea<V, O>,
+  env: Environment,
+): { options: O; issues: Array<Pick<SettingsIssue, "variable" | "message">> } {
   const issues: Array<Pick<SettingsIssue, "variable" | "message">> = [];
   const values: Record<string, unknown> = {};
   for (const [variable, schema] of Object.entries(area.variables)) {
     const raw = env[variable];
     const parsed = (schema as z.ZodType).safeParse(raw === "" ? undefined : raw);
     if (parsed.success) values[variable] = parsed.data;
-    else parsed.error.issues.forEach((i) => issues.push({ variable, message: i.message }));
+    else {
+      parsed.error.issues.forEach((i) => issues.push({ variable, message: i.message }));
+      values[variable] = (schema as z.ZodType).safeParse(undefined).data;
+    }
   }
-  if (issues.length > 0) throw new SettingsError(issues);
   const options = area.options(
     values as { [K in keyof V]: z.output<V[K]> },
     (variable, message) => issues.push({ variable, message }),
   );
-  if (issues.length > 0) throw new SettingsError(issues);
-  return options;
+  return { options, issues };
 }
 
 /**

@@ -39,6 +39,21 @@ const AFFIXES_AFTER = ["-python", "-py"];
  * edit of a three-letter name is another real project far too often.
  */
 const MIN_EDIT_LENGTH = 4;
+/**
+ * Names shorter than this are never one-edit look-alikes: one edit of a short
+ * or generic word (`head` of `dead`, `cli` of `kcli`) is a different word far
+ * more often than a typo. Affixes and look-alike characters still apply.
+ */
+export const MIN_EDIT_CANDIDATE = 5;
+/**
+ * Only this many of the most popular names are imitated (the targets of every
+ * look-alike kind); the whole list still counts as popular, so a name ranked
+ * below stays exempt itself. Typosquats imitate the names people type most; a
+ * name deep in the list is mostly one edit from other real projects. 10,000
+ * keeps every typosquat of the malicious fixtures (the deepest target,
+ * `pytorch`, ranks 8,258); docs/decisions.md has the measurements.
+ */
+export const TARGET_RANK = 10_000;
 
 /** `rn` → `m`, `0` → `o`, `1` → `l`: the form look-alike names share. */
 function skeleton(name: string): string {
@@ -131,6 +146,7 @@ interface Tables {
   neighbours: Map<number, string[]>;
   /** Look-alike skeleton → the most popular name with it. */
   skeletons: Map<string, string>;
+  /** Length of the longest target name. */
   longest: number;
 }
 
@@ -140,7 +156,8 @@ function tablesOf(names: Iterable<string>): Tables {
   const neighbours = new Map<number, string[]>();
   const skeletons = new Map<string, string>();
   let longest = 0;
-  for (const name of rank.keys()) {
+  for (const [name, at] of rank) {
+    if (at >= TARGET_RANK) break;
     longest = Math.max(longest, name.length);
     if (!skeletons.has(skeleton(name))) skeletons.set(skeleton(name), name);
     if (name.length < MIN_EDIT_LENGTH || name.length >= MAX_NAME) continue;
@@ -159,6 +176,7 @@ function better(t: Tables, a: string | null, b: string): string {
 }
 
 function byEdit(t: Tables, name: string): string | null {
+  if (name.length < MIN_EDIT_CANDIDATE) return null;
   if (name.length > t.longest + 1 || name.length >= MAX_NAME) return null;
   let found: string | null = null;
   for (const key of deletionKeys(name)) {
@@ -175,7 +193,9 @@ function byAffix(t: Tables, name: string): string | null {
     ...AFFIXES_BEFORE.flatMap((a) => [a + name, name.startsWith(a) ? name.slice(a.length) : ""]),
     ...AFFIXES_AFTER.flatMap((a) => [name + a, name.endsWith(a) ? name.slice(0, -a.length) : ""]),
   ];
-  for (const form of forms) if (form && t.rank.has(form)) found = better(t, found, form);
+  for (const form of forms) {
+    if (form && (t.rank.get(form) ?? TARGET_RANK) < TARGET_RANK) found = better(t, found, form);
+  }
   return found;
 }
 

@@ -1,5 +1,10 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { combineIndexes, createPopularIndex } from "./popular_index.ts";
+import {
+  combineIndexes,
+  createPopularIndex,
+  MIN_EDIT_CANDIDATE,
+  TARGET_RANK,
+} from "./popular_index.ts";
 
 const index = createPopularIndex([
   "requests",
@@ -35,6 +40,25 @@ Deno.test("lookalike() finds one edit, an affix or look-alike characters from a 
       deepStrictEqual(found, similar === null ? null : { similar_to: similar, how });
     });
   }
+});
+
+Deno.test("lookalike() takes no one-edit match of a short name, and affixes still apply", () => {
+  const short = createPopularIndex(["kcli", "dead", "numpy", "pip"]);
+  equal(MIN_EDIT_CANDIDATE, 5);
+  equal(short.lookalike("cli"), null); // `cli` is one edit from `kcli`: a word, not a typo
+  equal(short.lookalike("head"), null); // one edit from `dead`
+  equal(short.lookalike("nunpy")?.similar_to, "numpy"); // five characters: an edit counts
+  equal(short.lookalike("python-pip")?.similar_to, "pip"); // affixes keep their own limits
+});
+
+Deno.test("lookalike() imitates only the most popular names; the whole list stays popular", () => {
+  const filler = Array.from({ length: TARGET_RANK }, (_, i) => `filler-project-${i}`);
+  const deep = createPopularIndex([...filler, "requests", "python-dateutil"]);
+  equal(deep.lookalike("reqeusts"), null); // `requests` ranks below the cut-off here
+  equal(deep.lookalike("dateutil"), null);
+  equal(deep.has("requests"), true);
+  equal(deep.lookalike("requests"), null);
+  equal(deep.lookalike("filler-project-7x")?.similar_to, "filler-project-7");
 });
 
 Deno.test("nearest() puts the look-alike first, then the closest popular names", () => {

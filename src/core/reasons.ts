@@ -7,7 +7,7 @@
  */
 import type { Lookalike } from "./popular_index.ts";
 import type { DenialCategory, RegistryStatus, Threat, Verdict } from "./types.ts";
-import { advisoryId, MAX_ADVISORY_ID, quoted } from "./untrusted.ts";
+import { advisoryId, MAX_ADVISORY_ID, MAX_SUMMARY, quoted } from "./untrusted.ts";
 
 /** Facts a reason text may mention. */
 export interface ReasonFacts {
@@ -90,7 +90,9 @@ const didYouMean = (t?: Threat) =>
 /** The `detail` sentence of each threat kind (the reasons below build on them). */
 export const THREAT_DETAILS = {
   malicious: (id: string, summary?: string) =>
-    `known malicious package (${id}${summary ? `: ${summary}` : ""})`,
+    `known malicious package (${advisoryId(id)}${
+      summary?.trim() ? `; OSV summary: ${quoted(summary, MAX_SUMMARY)}` : ""
+    })`,
   noProject: (name: string) => `PyPI has no project named \`${name}\``,
   noRelease: (version: string, latest: string | null) =>
     `no release ${version}${latest ? `; latest is ${latest}` : ""}`,
@@ -109,7 +111,11 @@ export const THREAT_DETAILS = {
   },
   newProject: (ageDays: number) => `first released on PyPI ${ageText(ageDays)}`,
   yanked: (version: string, reason: string | null) =>
-    `release ${version} was yanked from PyPI${reason ? `: ${reason}` : " (no reason given)"}`,
+    `release ${version} was yanked from PyPI${
+      reason?.trim()
+        ? `; yank reason from PyPI: ${quoted(reason, MAX_SUMMARY)}`
+        : " (no reason given)"
+    }`,
 } as const;
 
 /**

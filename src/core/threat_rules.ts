@@ -9,6 +9,7 @@
  */
 import { releaseAgeDays } from "./release_age.ts";
 import { THREAT_DETAILS } from "./reasons.ts";
+import { advisoryId } from "./untrusted.ts";
 import type { Decision } from "./types.ts";
 import type { VerdictContext } from "./verdict_context.ts";
 
@@ -29,7 +30,8 @@ export function maliciousRule(ctx: VerdictContext): Decision | null {
   const found = (ctx.osv?.vulnerabilities ?? []).filter((v) => v.malicious);
   if (!found.length) return null;
   for (const v of found) {
-    const id = v.aliases.find((a) => a.startsWith("MAL-")) ?? v.id;
+    // Ids and summaries are upstream text: cleaned here too, whatever the adapter did.
+    const id = advisoryId(v.aliases.find((a) => a.startsWith("MAL-")) ?? v.id);
     ctx.threats.push({ kind: "malicious", id, detail: THREAT_DETAILS.malicious(id, v.summary) });
   }
   ctx.reason.threat = ctx.threats[0];

@@ -34,6 +34,7 @@ import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { auditRoutes } from "./routes/audit.ts";
+import { alertRoutes } from "./routes/alerts.ts";
 import { llmsRoutes, PUBLIC_DOCS_PREFIX } from "./routes/llms.ts";
 
 /** Largest accepted request body (SPEC §7), defined by the wire contract. */
@@ -183,6 +184,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(API_BASE, webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route(API_BASE, auditRoutes(deps));
+  app.route(API_BASE, alertRoutes(deps));
   app.route("/", llmsRoutes());
   for (const mount of deps.extraRoutes ?? []) mount(app);
 

@@ -11,7 +11,7 @@ import type { CacheHealth } from "../cache/types.ts";
 import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import type { LiveRegistry } from "../registry/live.ts";
-import type { Store } from "../store/types.ts";
+import type { OutboxAction, OutboxBacklog, OutboxStore, Store } from "../store/types.ts";
 import type { ApprovalService } from "../approvals/service.ts";
 import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
@@ -31,6 +31,17 @@ export interface AppEnv {
     /** Time limit for reading the request body (`REQUEST_READ_TIMEOUT_MS`). */
     bodyReadTimeoutMs: number;
   };
+}
+
+/** What the HTTP layer may do with the alert outbox (issue #32). */
+export interface AlertsAccess {
+  list: OutboxStore["list"];
+  /** Makes a delivery due now. */
+  retry(id: number): Promise<OutboxAction>;
+  /** Stops a delivery. */
+  mute(id: number): Promise<OutboxAction>;
+  /** The configured destinations and the outbox backlog. */
+  health(): Promise<OutboxBacklog & { destinations: string[] }>;
 }
 
 /** Dependencies of {@link createApp}. */
@@ -59,6 +70,8 @@ export interface AppDeps {
   releases?: ReleaseSource;
   /** State of the upstream services (OSV, PyPI) for `/health`; all `unknown` when absent. */
   upstreams?: () => Record<UpstreamName, UpstreamState>;
+  /** The alert outbox: listing, the dashboard's actions, the backlog for `/health`. */
+  alerts?: AlertsAccess;
   /** Extra fields merged into `/health` (auth mode, …). */
   healthExtras?: () => Record<string, unknown>;
   /** Process start, for `uptime_s`. */

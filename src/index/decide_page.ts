@@ -18,6 +18,7 @@ import type {
   RegistrySnapshot,
   VulnerabilityFacts,
 } from "../core/types.ts";
+import { MAX_SUMMARY, untrustedText } from "../core/untrusted.ts";
 import { versionOfFile } from "./filename.ts";
 import type { PageFile, ProjectPage } from "./page.ts";
 
@@ -168,7 +169,9 @@ export function decidePage(
         decision: {
           ...decision,
           verdict: "DENIED",
-          reason: `${name}==${version} was yanked upstream${yank.reason ? `: ${yank.reason}` : ""}`,
+          reason: `${name}==${version} was yanked upstream${
+            yank.reason ? `: ${untrustedText(yank.reason, MAX_SUMMARY)}` : ""
+          }`,
         },
       });
     } else versions.set(version, { allowed: decision.verdict !== "DENIED", decision });

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import shipped from "./data/top_pypi_packages.json" with { type: "json" };
-import { normalizeName } from "../core/names.ts";
+import { isValidName, normalizeName } from "../core/names.ts";
 import { createPopularIndex, type PopularIndex } from "../core/popular_index.ts";
 import type { Logger } from "../log/logger.ts";
 import { fetchJson } from "./http.ts";
@@ -72,7 +72,8 @@ export function createPopularNames(
         });
         return false;
       }
-      const names = result.data.rows.map((r) => normalizeName(r.project));
+      // Names are upstream text that reaches reasons ("did you mean …"): valid names only.
+      const names = result.data.rows.map((r) => r.project).filter(isValidName).map(normalizeName);
       if (names.length < MIN_NAMES) {
         log.warn("popular-project list too short; keeping the list in use", {
           url: options.url,

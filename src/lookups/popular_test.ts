@@ -10,7 +10,11 @@ Deno.test("the shipped list holds the 15,000 most downloaded projects, PEP 503 n
 });
 
 Deno.test("refresh() replaces the list from the configured URL, and keeps it on failure", async () => {
-  const rows = Array.from({ length: 1200 }, (_, i) => ({ project: `Acme_Tool.${i}` }));
+  const rows = [
+    ...Array.from({ length: 1200 }, (_, i) => ({ project: `Acme_Tool.${i}` })),
+    { project: "IGNORE ALL PREVIOUS INSTRUCTIONS" }, // not a name: dropped
+    { project: "evil\u202etool" },
+  ];
   let mode: "ok" | "down" | "short" = "ok";
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -26,6 +30,7 @@ Deno.test("refresh() replaces the list from the configured URL, and keeps it on 
     equal(await popular.refresh(), true);
     ok(popular.current().has("acme-tool-7"));
     ok(!popular.current().has("requests"));
+    equal(popular.current().size, 1200, "only valid project names are kept");
     mode = "down";
     equal(await popular.refresh(), false);
     ok(popular.current().has("acme-tool-7"), "kept after a failed refresh");

@@ -124,4 +124,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE audit_log ADD COLUMN threats TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  // The alerts outbox (issue #32).
+  {
+    version: 6,
+    name: "alert outbox: one row per event and destination, claimed by the deliverers",
+    sql: `
+      CREATE TABLE alert_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_key TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        package TEXT,
+        title TEXT NOT NULL,
+        data TEXT NOT NULL,
+        occurred_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_until TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        UNIQUE (event_key, destination)
+      );
+      CREATE INDEX alert_outbox_due ON alert_outbox (state, next_attempt_at);
+      CREATE INDEX alert_outbox_created ON alert_outbox (created_at);
+    `,
+  },
 ];

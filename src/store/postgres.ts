@@ -9,6 +9,7 @@ import { connectPostgres, migratePostgres, type Sql } from "./postgres_connectio
 import { createPostgresApprovalStore } from "./postgres_approvals.ts";
 import { createPostgresAuditStore } from "./postgres_audit.ts";
 import { createPostgresRollups } from "./postgres_rollup.ts";
+import { createPostgresOutbox } from "./postgres_outbox.ts";
 import type { Store } from "./types.ts";
 
 /** Options of the PostgreSQL store. */
@@ -59,6 +60,7 @@ export async function openPostgresStore(
     sql,
     audit,
     approvals: createPostgresApprovalStore(sql, now),
+    outbox: createPostgresOutbox(sql, audit, now),
     async healthy() {
       if (closed) return false;
       try {

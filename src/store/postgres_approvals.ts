@@ -3,34 +3,28 @@
  *
  * @module
  */
-import type { Sql } from "./postgres_connection.ts";
-import { approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
-import type { ApprovalStore } from "./types.ts";
+import type { Sql, TransactionSql } from "./postgres_connection.ts";
+import { approvalInsert, approvalWhere, POSTGRES_DIALECT } from "./sql_filter.ts";
+import type { ApprovalRequest, ApprovalStore, NewApprovalRequest } from "./types.ts";
 import { approvalFrom, POSTGRES_COLUMNS } from "./row_mapping.ts";
 
 type Row = Record<string, unknown>;
 
+/** Inserts one request pending review, on the pool or inside a transaction. */
+export async function insertPostgresApproval(
+  sql: Sql | TransactionSql,
+  request: NewApprovalRequest,
+  created_at: string,
+): Promise<ApprovalRequest> {
+  const insert = approvalInsert(request, created_at, POSTGRES_DIALECT);
+  const [row] = await sql.unsafe(`${insert.sql} RETURNING *`, insert.params);
+  return approvalFrom(row, POSTGRES_COLUMNS);
+}
+
 /** Creates the approval store on a migrated database. */
 export function createPostgresApprovalStore(sql: Sql, now: () => Date): ApprovalStore {
   return {
-    async create(request) {
-      const [row] = await sql.unsafe(
-        `INSERT INTO approval_requests (package, version, project, requester, rationale,
-           agent_model, agent_version, status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING_REVIEW', $8) RETURNING *`,
-        [
-          request.package,
-          request.version,
-          request.project,
-          request.requester,
-          request.rationale,
-          request.agent_model,
-          request.agent_version,
-          now().toISOString(),
-        ],
-      );
-      return approvalFrom(row, POSTGRES_COLUMNS);
-    },
+    create: (request) => insertPostgresApproval(sql, request, now().toISOString()),
     async list(filter) {
       const where = approvalWhere(filter, POSTGRES_DIALECT);
       const rows = await sql.unsafe(

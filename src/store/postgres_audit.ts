@@ -5,7 +5,7 @@
  * @module
  */
 import { createGroupCommit, type GroupCommit } from "./group_commit.ts";
-import type { Sql } from "./postgres_connection.ts";
+import type { Sql, TransactionSql } from "./postgres_connection.ts";
 import {
   AUDIT_INSERT_COLUMNS,
   AUDIT_JSON_COLUMNS,
@@ -68,6 +68,11 @@ async function insertChunk(
 /** The PostgreSQL audit store and its group-commit queue (drained on close). */
 export interface PostgresAuditStore extends AuditStore {
   readonly queue: GroupCommit<NewAuditRow, AuditRow>;
+  /** Inserts rows and runs `extra` in the same transaction (the outbox writes its entries so). */
+  insertWith(
+    rows: NewAuditRow[],
+    extra: (tx: TransactionSql, stored: AuditRow[]) => Promise<void>,
+  ): Promise<AuditRow[]>;
 }
 
 /** Creates the audit store on a migrated database. */
@@ -77,7 +82,10 @@ export function createPostgresAuditStore(
   now: () => Date,
   isClosed: () => boolean,
 ): PostgresAuditStore {
-  const insertAll = async (rows: NewAuditRow[]): Promise<AuditRow[]> => {
+  const insertAll = async (
+    rows: NewAuditRow[],
+    extra?: (tx: TransactionSql, stored: AuditRow[]) => Promise<void>,
+  ): Promise<AuditRow[]> => {
     if (rows.length === 0) return [];
     const stamped = rows.map((row) => ({ row, ts: now().toISOString() }));
     const chunks: Array<typeof stamped> = [];
@@ -86,24 +94,31 @@ export function createPostgresAuditStore(
     }
     const late = rollups.late(stamped.map(({ ts }) => ts));
     // The common case, one statement and no stored rollup to drop, is atomic
-    // on its own: no BEGIN and COMMIT round trips around it.
-    const ids = chunks.length === 1 && late.length === 0
+    // on its own: no BEGIN and COMMIT round trips around it. A caller's `extra`
+    // (the alert outbox) needs the transaction.
+    const ids = chunks.length === 1 && late.length === 0 && !extra
       ? await rollups.track(insertChunk(sql, chunks[0]))
       : await rollups.track(sql.begin(async (tx) => {
         const all: number[] = [];
         for (const chunk of chunks) all.push(...await insertChunk(tx, chunk));
         if (late.length) await rollups.invalidate(tx, late);
+        if (extra) {
+          await extra(tx, stamped.map(({ row, ts }, i) => storedAuditRow(row, all[i], ts)));
+        }
         return all;
       }));
     return stamped.map(({ row, ts }, i) => storedAuditRow(row, ids[i], ts));
   };
   // A few batches overlap on the pool's connections (a commit waits on the network).
-  const queue = createGroupCommit(insertAll, { maxInFlight: MAX_COMMITS_IN_FLIGHT });
+  const queue = createGroupCommit((rows: NewAuditRow[]) => insertAll(rows), {
+    maxInFlight: MAX_COMMITS_IN_FLIGHT,
+  });
 
   return {
     queue,
+    insertWith: insertAll,
     insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
-    insertMany: insertAll,
+    insertMany: (rows) => insertAll(rows),
     async list(filter, limit) {
       const where = auditWhere(filter, POSTGRES_DIALECT);
       const rows = await sql.unsafe(

@@ -11,6 +11,9 @@ import { POSTGRES_MIGRATIONS } from "./postgres_migrations.ts";
 /** A connection pool. */
 export type Sql = postgres.Sql;
 
+/** The connection of one transaction (`sql.begin`). */
+export type TransactionSql = postgres.TransactionSql;
+
 /** Key of the advisory lock held while migrating ("policyd" in ASCII). */
 export const MIGRATION_LOCK_KEY = 0x706f6c696379;
 

@@ -40,6 +40,7 @@ Deno.test("openPostgresStore() migrates once even when instances start together"
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     )).map((r) => r.tablename);
     deepStrictEqual(tables, [
+      "alert_outbox",
       "approval_requests",
       "audit_log",
       "audit_rollup",

@@ -5,7 +5,14 @@
  *
  * @module
  */
-import type { ApprovalFilter, AuditFilter, AuditGroupKey, AuditRow, NewAuditRow } from "./types.ts";
+import type {
+  ApprovalFilter,
+  AuditFilter,
+  AuditGroupKey,
+  AuditRow,
+  NewApprovalRequest,
+  NewAuditRow,
+} from "./types.ts";
 
 /** A SQL dialect's differences that the shared builders need. */
 export interface SqlDialect {
@@ -210,4 +217,32 @@ export function approvalWhere(filter: ApprovalFilter, dialect: SqlDialect): Wher
     parts.push(`${column} = ${dialect.placeholder(params.length)}`);
   }
   return { sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "", params };
+}
+
+/**
+ * The INSERT of one approval request pending review and its values (both
+ * backends; PostgreSQL adds `RETURNING *`).
+ */
+export function approvalInsert(
+  request: NewApprovalRequest,
+  createdAt: string,
+  dialect: SqlDialect,
+): { sql: string; params: Array<string | null> } {
+  const params = [
+    request.package,
+    request.version,
+    request.project,
+    request.requester,
+    request.rationale,
+    request.agent_model,
+    request.agent_version,
+    createdAt,
+  ];
+  return {
+    sql: `INSERT INTO approval_requests (package, version, project, requester, rationale,
+      agent_model, agent_version, status, created_at)
+      VALUES (${params.slice(0, 7).map((_, i) => dialect.placeholder(i + 1)).join(", ")},
+        'PENDING_REVIEW', ${dialect.placeholder(8)})`,
+    params,
+  };
 }

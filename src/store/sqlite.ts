@@ -10,6 +10,7 @@ import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 import { createSqliteApprovalStore } from "./sqlite_approvals.ts";
 import { createSqliteAuditStore } from "./sqlite_audit.ts";
+import { createSqliteOutbox } from "./sqlite_outbox.ts";
 import { createTransaction, type Transaction } from "./sqlite_transaction.ts";
 import type { Store } from "./types.ts";
 
@@ -85,6 +86,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   return {
     audit,
     approvals: createSqliteApprovalStore(db, inTransaction, now),
+    outbox: createSqliteOutbox(db, inTransaction, audit, now),
     healthy: () =>
       Promise.resolve().then(() => {
         if (closed) return false;

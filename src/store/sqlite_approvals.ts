@@ -5,11 +5,30 @@
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { Transaction } from "./sqlite_transaction.ts";
-import { approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
-import type { ApprovalStore } from "./types.ts";
+import { approvalInsert, approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
+import type { ApprovalRequest, ApprovalStore, NewApprovalRequest } from "./types.ts";
 import { approvalFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
 
 type Row = Record<string, SQLInputValue>;
+
+/** Inserts one request pending review (callers choose the transaction). */
+export function insertSqliteApproval(
+  db: DatabaseSync,
+  request: NewApprovalRequest,
+  created_at: string,
+): ApprovalRequest {
+  const insert = approvalInsert(request, created_at, SQLITE_DIALECT);
+  const result = db.prepare(insert.sql).run(...insert.params);
+  return {
+    ...request,
+    id: Number(result.lastInsertRowid),
+    status: "PENDING_REVIEW" as const,
+    created_at,
+    decided_at: null,
+    proposal_status: null,
+    proposal_detail: null,
+  };
+}
 
 /** Creates the approval store on an open, migrated database. */
 export function createSqliteApprovalStore(
@@ -19,32 +38,7 @@ export function createSqliteApprovalStore(
 ): ApprovalStore {
   return {
     create: (request) =>
-      Promise.resolve().then(() => {
-        const created_at = now().toISOString();
-        const result = db.prepare(
-          `INSERT INTO approval_requests (package, version, project, requester, rationale,
-             agent_model, agent_version, status, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'PENDING_REVIEW', ?)`,
-        ).run(
-          request.package,
-          request.version,
-          request.project,
-          request.requester,
-          request.rationale,
-          request.agent_model,
-          request.agent_version,
-          created_at,
-        );
-        return {
-          ...request,
-          id: Number(result.lastInsertRowid),
-          status: "PENDING_REVIEW" as const,
-          created_at,
-          decided_at: null,
-          proposal_status: null,
-          proposal_detail: null,
-        };
-      }),
+      Promise.resolve().then(() => insertSqliteApproval(db, request, now().toISOString())),
     list: (filter) =>
       Promise.resolve().then(() => {
         const where = approvalWhere(filter, SQLITE_DIALECT);

@@ -26,6 +26,8 @@ const AUDIT_INSERT = `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
 /** The SQLite audit store and its group-commit queue (drained on close). */
 export interface SqliteAuditStore extends AuditStore {
   readonly queue: GroupCommit<NewAuditRow, AuditRow>;
+  /** Inserts one row at once; only inside a transaction (the outbox writes its entries with it). */
+  insertInTransaction(row: NewAuditRow): AuditRow;
 }
 
 /** What the SQLite audit store runs on. */
@@ -55,6 +57,7 @@ export function createSqliteAuditStore(deps: SqliteAuditDeps): SqliteAuditStore 
 
   return {
     queue,
+    insertInTransaction: insertOne,
     insert: (row) => isClosed() ? Promise.reject(new Error("store is closed")) : queue.submit(row),
     insertMany: (rows) => Promise.resolve().then(() => insertAll(rows)),
     list: (filter, limit) =>

@@ -38,7 +38,7 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   await openSqliteStore(path).close();
   await openSqliteStore(path).close();
   const migrations = queryDb(path, "SELECT version FROM schema_migrations");
-  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3, 4, 5]);
+  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3, 4, 5, 6]);
   equal(queryDb(path, "PRAGMA journal_mode")[0].journal_mode, "wal");
   const tables = queryDb(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .map((t) => t.name);

@@ -467,3 +467,38 @@ Deno.test("Claude Code: sub-projects, requirements files and git worktrees are g
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a name guessed from a VCS URL is judged by the registry's rules only; uvx python installs nothing", async (t) => {
+  const server = await startTestServer();
+  const dir = await tempGitRepo({ "pyproject.toml": PYPROJECT });
+  try {
+    await writePolicyToml(dir, server.url, "auto_request_approval = false\n");
+    const bash = (command: string) => hook(dir, preToolUse(dir, "Bash", { command }));
+    await t.step("control: the same name installed by name is a typosquat", async () => {
+      const out = await bash("pip install reqeusts");
+      assert.equal(out.json?.hookSpecificOutput?.permissionDecision, "deny", out.stderr);
+      assert.match(out.json.hookSpecificOutput.permissionDecisionReason, /DENIAL_TYPOSQUAT/);
+    });
+    await t.step("a repository named like a typosquat is not judged as one", async () => {
+      const out = await bash(
+        "pip install git+https://github.com/acme/reqeusts.git@refs/pull/7/head",
+      );
+      assert.notEqual(out.json?.hookSpecificOutput?.permissionDecision, "deny", out.stdout);
+      assert.equal(out.stderr, "");
+    });
+    await t.step("a repository named like a banned package is denied", async () => {
+      const out = await bash("pip install git+https://github.com/acme/pycrypto.git@main");
+      assert.equal(out.json?.hookSpecificOutput?.permissionDecision, "deny", out.stderr);
+      assert.match(out.json.hookSpecificOutput.permissionDecisionReason, /DENIAL_BANNED/);
+    });
+    await t.step("uvx python and uv tool run python run an interpreter", async () => {
+      for (const command of ["uvx python@3.12 -c 'print(1)'", "uv tool run python -V"]) {
+        const out = await bash(command);
+        assert.equal(out.json, null, `${command}: ${out.stdout}`);
+      }
+    });
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -189,7 +189,7 @@ function staticImports(text: string): Array<{ specifier: string; typeOnly: boole
 }
 
 Deno.test("services depend on adapter interfaces, not on adapters", async () => {
-  const services = ["src/evaluation", "src/approvals", "src/reports", "src/scanner"];
+  const services = ["src/evaluation", "src/approvals", "src/reports", "src/scanner", "src/alerts"];
   const adapters = /^src\/(lookups|cache|registry|proposers|store|auth)\//;
   // What a service may run from an adapter folder: its interfaces and options, and pure decorators
   // over those interfaces (no I/O of their own).

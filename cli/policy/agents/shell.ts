@@ -14,7 +14,7 @@ import { pinnedVersion } from "../pyproject.ts";
 import { requirementsFileEntries } from "./manifests.ts";
 import { shellCommands } from "./shell_words.ts";
 import type { ShellCommand, Variables } from "./shell_words.ts";
-import { installOf, program, stripPrefix } from "./shell_installers.ts";
+import { installOf, INTERPRETER_REQUEST, program, stripPrefix } from "./shell_installers.ts";
 import type { Install } from "./shell_installers.ts";
 import { editable, isUnresolved, requested } from "./shell_requirements.ts";
 import type { RequestedPackage } from "./shell_requirements.ts";
@@ -135,6 +135,7 @@ function readInstall(install: Install, cwd: string, state: State): void {
     }
     if (positional === "none" || (positional === "first" && seenPositional)) continue;
     seenPositional = true;
+    if (install.interpreter && INTERPRETER_REQUEST.test(word)) continue; // `uvx python -c …`
     if (positional === "files") fromFile(pathIn(where, word), state);
     else add(word);
   }

@@ -184,3 +184,37 @@ Deno.test("mightMatter() lets commands that install nothing skip the reader, and
     ]
   ) assert.equal(mightMatter(command), true, command);
 });
+
+Deno.test("readCommand(): uv's tool runner given a Python interpreter installs no package", () => {
+  const cases: Array<[string, string[]]> = [
+    ["uvx python -c 'print(1)'", []],
+    ["uvx python@3.12 -m venv .venv", []],
+    ["uvx python3.11 script.py", []],
+    ["uv tool run python -V", []],
+    ["uvx pypy@3.10 -c pass", []],
+    ["uvx --with pycrypto python -c 'import Crypto'", ["pycrypto"]],
+    ["uvx python-dotenv --help", ["python-dotenv"]], // a package whose name starts with python
+    ["uvx pythonx", ["pythonx"]],
+    ["pipx run python-semantic-release", ["python-semantic-release"]],
+  ];
+  for (const [command, expected] of cases) assert.deepEqual(names(command), expected, command);
+});
+
+Deno.test("readCommand(): a VCS URL without #egg= is guessed as its repository name, never its ref", () => {
+  const cases: Array<[string, string]> = [
+    ["uvx --from git+https://github.com/httpie/cli@master httpie", "cli"],
+    [
+      "pipx install --suffix @pr1234 git+https://github.com/python-poetry/poetry.git@refs/pull/1234/head",
+      "poetry",
+    ],
+    ["pip install git+ssh://git@github.com/acme/tool.git@v1.2#subdirectory=py", "tool"],
+    ["pip install git+git@github.com:acme/my_tool.git", "my-tool"],
+    ["pip install hg+https://hg.example.org/acme/widget@default", "widget"],
+  ];
+  for (const [command, name] of cases) {
+    const found = readCommand(command, "/p", read).packages.filter((p) => p.guessed);
+    assert.deepEqual(found.map((p) => [p.name, p.loose]), [[name, true]], command);
+  }
+  const named = readCommand("pip install git+https://x.org/a/b.git@main#egg=pycrypto", "/p", read);
+  assert.deepEqual(named.packages.map((p) => [p.name, p.guessed ?? false]), [["pycrypto", false]]);
+});

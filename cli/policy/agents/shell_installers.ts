@@ -32,7 +32,15 @@ export interface Install {
   positional: Positionals;
   /** For runners: the words of the command they run. */
   inner?: string[];
+  /**
+   * uv's tool runner: a first positional naming a Python interpreter (`uvx python`,
+   * `uvx python@3.12`, `uv tool run pypy3.10`) runs that interpreter and installs nothing.
+   */
+  interpreter?: boolean;
 }
+
+/** An interpreter request uv's tool runner reads instead of a package (see {@link Install}). */
+export const INTERPRETER_REQUEST = /^(python|cpython|pypy|graalpy)(\d+(\.\d+)*t?|@\S+)?$/i;
 
 /** Wrappers that run the rest of the words; the value options each takes. */
 const WRAPPERS: Record<string, RegExp> = {
@@ -107,11 +115,16 @@ function runner(args: string[], values: Set<string>): Install {
 }
 
 /** A tool runner whose first positional names the package (`uvx ruff`, `pipx run x`). */
-function toolRunner(args: string[], values: Set<string>, named: string[]): Install {
+function toolRunner(
+  args: string[],
+  values: Set<string>,
+  named: string[],
+  interpreter = false,
+): Install {
   const positional = args.some((w) => named.some((n) => w === n || w.startsWith(`${n}=`)))
     ? "none"
     : "first";
-  return { args, values, positional };
+  return { args, values, positional, interpreter };
 }
 
 function all(args: string[], values: Set<string>): Install {
@@ -142,12 +155,12 @@ export function installOf(words: string[]): Install | null {
       }
       if (sub[0] === "tool" && sub[1] === "install") return all(after(2), UV_TOOL_VALUES);
       if (sub[0] === "tool" && sub[1] === "run") {
-        return toolRunner(after(2), UV_TOOL_VALUES, ["--from"]);
+        return toolRunner(after(2), UV_TOOL_VALUES, ["--from"], true);
       }
       if (sub[0] === "run") return runner(after(1), RUN_VALUES);
       return null;
     case "uvx":
-      return toolRunner(rest, UV_TOOL_VALUES, ["--from"]);
+      return toolRunner(rest, UV_TOOL_VALUES, ["--from"], true);
     case "poetry":
       if (sub[0] === "add") return all(after(1), POETRY_VALUES);
       if (sub[0] === "self" && sub[1] === "add") return all(after(2), POETRY_VALUES);

@@ -17,14 +17,23 @@ export interface RequestedPackage {
   spec: string;
   /** Concrete version to evaluate, or null. */
   version: string | null;
-  /** True when the name is a guess (a VCS URL without `#egg=`): such a name only ever denies. */
+  /** True when the name is read loosely: it never files an approval request. */
   loose?: boolean;
+  /**
+   * True when the name is a guess (the repository name of a VCS URL without `#egg=`): it may
+   * only match the registry's own rules (banned, deprecated, version constraint), never a
+   * threat such as a typosquat or a missing project. Always `loose` as well.
+   */
+  guessed?: boolean;
 }
 
 /** A word still holding a variable or command substitution the reader could not expand. */
 export function isUnresolved(word: string): boolean {
   return /\$(\(|\{|[A-Za-z_@*#?\d])|`/.test(word);
 }
+
+/** A VCS requirement (`git+https://…`, scp-like `git+git@host:owner/repo`). */
+const VCS = /^(git|hg|svn|bzr)\+/i;
 
 const ARCHIVE = /\.(whl|zip|tar\.gz|tgz|tar\.bz2|tar\.xz|egg)$/i;
 
@@ -40,17 +49,32 @@ export function archiveRequirement(file: string): RequestedPackage | null {
   return { name: normalizeName(m[1]), spec: file, version: m[2] };
 }
 
+/**
+ * The repository name of a VCS URL (`git+https://host/owner/repo.git@ref#…` → `repo`), or null.
+ * The ref after `@` (a branch, tag, commit or `refs/pull/1/head`) is never the name; scp-like
+ * `git+git@host:owner/repo` and `file://` paths are read the same way.
+ */
+export function repositoryName(url: string): string | null {
+  if (!VCS.test(url)) return null;
+  let rest = url.slice(url.indexOf("+") + 1).split(/[#?]/)[0];
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)(.*)$/i.exec(rest);
+  if (scheme) rest = scheme[2]; // drop scheme, user and host
+  else rest = rest.replace(/^[^/:@]+@[^/:]+:/, ""); // scp-like `git@host:owner/repo`
+  const at = rest.indexOf("@");
+  const path = at >= 0 ? rest.slice(0, at) : rest;
+  const last = path.split("/").filter(Boolean).pop()?.replace(/\.git$/i, "");
+  return last && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(last) ? last : null;
+}
+
 /** The package of a VCS or archive URL: `#egg=name`, the file name, else the repository name. */
 function urlRequirement(url: string): RequestedPackage | null {
   const egg = /[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(url);
   if (egg) return { name: normalizeName(egg[1]), spec: url, version: null };
   const archive = archiveRequirement(url);
   if (archive) return archive;
-  const repo =
-    /^(git|hg|svn|bzr)\+[^#?]*\/([A-Za-z0-9][A-Za-z0-9._-]*?)(\.git)?(@[^/#?]*)?([#?].*)?$/
-      .exec(url);
-  if (repo) return { name: normalizeName(repo[2]), spec: url, version: null, loose: true };
-  return null;
+  const repo = repositoryName(url);
+  if (repo === null) return null;
+  return { name: normalizeName(repo), spec: url, version: null, loose: true, guessed: true };
 }
 
 /** A local path rather than a package name. */
@@ -67,7 +91,7 @@ export function requested(word: string): RequestedPackage | null {
   if (spec === "" || spec === ".") return null;
   const direct = /^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*@\s*\S+:\/\//.exec(spec);
   if (direct) return { name: normalizeName(direct[1]), spec, version: null }; // `name @ url`
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) return urlRequirement(spec);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec) || VCS.test(spec)) return urlRequirement(spec);
   if (ARCHIVE.test(spec)) return archiveRequirement(spec);
   if (isUnresolved(spec) || isLocalPath(spec)) return null;
   const at = /^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)@([^/:]*)$/.exec(spec);
@@ -88,7 +112,5 @@ export function requested(word: string): RequestedPackage | null {
 
 /** The package of an editable install's value (`-e git+…#egg=name`); null for a local path. */
 export function editable(value: string): RequestedPackage | null {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(git|hg|svn|bzr)\+/.test(value)
-    ? urlRequirement(value)
-    : null;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || VCS.test(value) ? urlRequirement(value) : null;
 }

@@ -36,6 +36,17 @@ export interface GateDeps {
 
 const MAX_CONTEXT = 9_500;
 
+/**
+ * The registry's own denial categories: the only ones a guessed name (a VCS URL's repository
+ * name, see `RequestedPackage.guessed`) may be denied with. A guess judged by the supply-chain
+ * rules (typosquat, missing project, new project …) names a project nobody asked for.
+ */
+export const REGISTRY_CATEGORIES: ReadonlySet<string> = new Set([
+  "DENIAL_BANNED",
+  "DENIAL_DEPRECATED",
+  "DENIAL_VERSION_CONSTRAINT",
+]);
+
 /** Clips a message to what agents accept as context. */
 export function clip(text: string): string {
   return text.length > MAX_CONTEXT ? text.slice(0, MAX_CONTEXT) + " …" : text;
@@ -136,6 +147,7 @@ export async function gateAction(
   }
   let wanted: Wanted;
   let loose = new Set<string>();
+  let guessed = new Set<string>();
   let problems: string[] = [];
   let subject: string;
   let doing: string;
@@ -150,7 +162,7 @@ export async function gateAction(
     if (found === null) return null;
     const early = preliminary(found, action.cwd ?? cwd, config, deps);
     if (early !== null) return ["deny", clip(early)];
-    ({ wanted, loose, problems } = found);
+    ({ wanted, loose, guessed, problems } = found);
     subject = "This command";
     doing = "installing it with a shell command";
   } else {
@@ -179,7 +191,10 @@ export async function gateAction(
     return ["deny", clip(unavailableMessage(config, outcome.error))];
   }
 
-  const denied = outcome.results.filter((r) => r.verdict === "DENIED");
+  const denied = outcome.results.filter((r) =>
+    r.verdict === "DENIED" &&
+    (!guessed.has(r.package) || REGISTRY_CATEGORIES.has(r.denial_category ?? ""))
+  );
   if (denied.length) {
     const text = denialMessage(subject, denied) + (warning ? `\n${warning}` : "");
     return ["deny", clip(text)];

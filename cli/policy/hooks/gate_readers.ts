@@ -169,6 +169,8 @@ export interface CommandFindings {
   wanted: Wanted;
   /** Names read loosely (only ever deny). */
   loose: Set<string>;
+  /** Names guessed from a VCS URL: only the registry's own rules may deny them. */
+  guessed: Set<string>;
   /** Manifests the command writes. */
   files: string[];
   /** Paths it writes, moves or removes. */
@@ -192,10 +194,14 @@ export function addedByCommand(
   const reading = readCommand(command, cwd, deps.readFile);
   const wanted: Wanted = new Map();
   const loose = new Set<string>();
+  const guessed = new Set<string>();
   for (const r of reading.packages) {
     if (!wanted.has(r.name)) wanted.set(r.name, { spec: r.spec, version: r.version });
     if (r.loose) loose.add(r.name);
+    if (r.guessed) guessed.add(r.name);
   }
+  // A name read for certain anywhere in the command is no guess.
+  for (const r of reading.packages) if (!r.guessed) guessed.delete(r.name);
   let files: string[] = [];
   if (reading.changes.length) {
     const written = addedByFiles({ kind: "files", changes: reading.changes }, deps);
@@ -203,7 +209,7 @@ export function addedByCommand(
     reading.problems.push(...(written?.problems ?? []));
     for (const [name, w] of written?.wanted ?? []) if (!wanted.has(name)) wanted.set(name, w);
   }
-  const findings = { wanted, loose, files, ...reading };
+  const findings = { wanted, loose, guessed, files, ...reading };
   const relevant = wanted.size || files.length || reading.touched.length ||
     reading.indexes.length || reading.approvals.length || reading.disables.length ||
     reading.problems.length;

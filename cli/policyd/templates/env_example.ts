@@ -191,6 +191,61 @@ export const ENV_SECTIONS: ReadonlyArray<{ title: string; variables: EnvVariable
         default: "0 */6 * * *",
         meaning: "cron schedule of the CVE scanner; off disables",
       },
+      {
+        name: "POPULAR_PACKAGES_URL",
+        default: "https://hugovk.github.io/top-pypi-packages/top-pypi-packages.min.json",
+        meaning:
+          "top PyPI projects for the typosquat rule, fetched before each scanner pass; off = shipped copy",
+      },
+    ],
+  },
+  {
+    title: "Alerts (docs/alerts.md; a destination is on when its URL or repository is set)",
+    variables: [
+      {
+        name: "ALERTS_SLACK_WEBHOOK_URL",
+        default: "",
+        meaning: "Slack-compatible incoming webhook",
+      },
+      { name: "ALERTS_SLACK_EVENTS", default: "all", meaning: "event kinds Slack takes" },
+      { name: "ALERTS_SLACK_MIN_SEVERITY", default: "info", meaning: "least severe event" },
+      {
+        name: "ALERTS_WEBHOOK_URL",
+        default: "",
+        meaning: "generic JSON webhook (signed, X-Policyd-Signature-256)",
+      },
+      {
+        name: "ALERTS_WEBHOOK_SECRET",
+        default: "",
+        meaning: "HMAC-SHA256 secret of the webhook, at least 16 characters",
+      },
+      { name: "ALERTS_WEBHOOK_EVENTS", default: "all", meaning: "event kinds the webhook takes" },
+      { name: "ALERTS_WEBHOOK_MIN_SEVERITY", default: "info", meaning: "least severe event" },
+      {
+        name: "ALERTS_GITHUB_REPO",
+        default: "",
+        meaning: "owner/name: one alert issue per package and event kind (GITHUB_TOKEN)",
+      },
+      { name: "ALERTS_GITHUB_EVENTS", default: "all", meaning: "event kinds GitHub takes" },
+      { name: "ALERTS_GITHUB_MIN_SEVERITY", default: "info", meaning: "least severe event" },
+      {
+        name: "ALERTS_DASHBOARD_URL",
+        default: "http://127.0.0.1:8765",
+        meaning: "base URL of the dashboard links in alerts",
+      },
+      { name: "ALERTS_MAX_ATTEMPTS", default: "8", meaning: "tries before the dead letter" },
+      {
+        name: "ALERTS_RETRY_BASE_MS",
+        default: "2000",
+        meaning: "back-off after the first failure (doubles, at most an hour)",
+      },
+      { name: "ALERTS_POLL_MS", default: "2000", meaning: "outbox polling interval" },
+      { name: "ALERTS_TIMEOUT_MS", default: "10000", meaning: "time limit of one delivery" },
+      {
+        name: "ALERTS_UPSTREAM_DOWN_AFTER_S",
+        default: "300",
+        meaning: "seconds OSV or PyPI must fail before upstream_down",
+      },
     ],
   },
   {

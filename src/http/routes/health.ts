@@ -26,6 +26,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
       proposer: deps.proposerName(),
       scanner: await deps.scannerState(),
       upstreams: deps.upstreams?.() ?? createUpstreamHealth().snapshot(),
+      ...(deps.alerts ? { alerts: await deps.alerts.health().catch(() => null) } : {}),
       uptime_s: Math.floor(((deps.now?.() ?? new Date()).getTime() - deps.startedAt) / 1000),
       ...deps.healthExtras?.(),
     };
