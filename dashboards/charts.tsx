@@ -28,7 +28,8 @@ export interface StackedDaysProps {
 }
 
 const HEIGHT = 200;
-const PAD = { top: 10, right: 8, bottom: 24, left: 36 };
+// The right pad holds half of the last day's label (`11-26`), so it is never clipped.
+const PAD = { top: 10, right: 22, bottom: 24, left: 36 };
 
 /** A "nice" axis maximum at or above `max`: 1, 2 or 5 times a power of ten. */
 export function niceMax(max: number): number {
@@ -70,58 +71,65 @@ export function StackedDays(props: StackedDaysProps) {
   const labelEvery = Math.max(1, Math.ceil(days.length / (props.wide ? 12 : 6)));
   return (
     <figure class="chart" id={props.id}>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-labelledby={`${props.id}-title ${props.id}-desc`}
-        class="chart-svg"
+      <div
+        class={props.wide ? "chart-scroll wide" : "chart-scroll"}
+        tabindex={0}
+        role="region"
+        aria-label={`${props.title} (scrolls sideways on a small screen)`}
       >
-        <title id={`${props.id}-title`}>{props.title}</title>
-        <desc id={`${props.id}-desc`}>{description}</desc>
-        {ticks.map((tick) => (
-          <g class="tick">
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
-            <text x={PAD.left - 6} y={y(tick) + 4} text-anchor="end">{String(tick)}</text>
-          </g>
-        ))}
-        {days.map((d, i) => {
-          let base = 0;
-          const x = PAD.left + i * slot + (slot - barW) / 2;
-          return (
-            <g>
-              {series.map((s) => {
-                const value = d.values[s.key] ?? 0;
-                if (value === 0) return null;
-                const rect = (
-                  <rect
-                    class={`fill-${s.kind}`}
-                    x={x.toFixed(1)}
-                    y={y(base + value).toFixed(1)}
-                    width={barW.toFixed(1)}
-                    height={(y(base) - y(base + value)).toFixed(1)}
-                  >
-                    <title>{`${d.day}: ${value} ${s.label}`}</title>
-                  </rect>
-                );
-                base += value;
-                return rect;
-              })}
-              {(days.length - 1 - i) % labelEvery === 0
-                ? (
-                  <text
-                    class="day"
-                    x={(x + barW / 2).toFixed(1)}
-                    y={HEIGHT - 6}
-                    text-anchor="middle"
-                  >
-                    {d.day.slice(5)}
-                  </text>
-                )
-                : null}
+        <svg
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-labelledby={`${props.id}-title ${props.id}-desc`}
+          class="chart-svg"
+        >
+          <title id={`${props.id}-title`}>{props.title}</title>
+          <desc id={`${props.id}-desc`}>{description}</desc>
+          {ticks.map((tick) => (
+            <g class="tick">
+              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
+              <text x={PAD.left - 6} y={y(tick) + 4} text-anchor="end">{String(tick)}</text>
             </g>
-          );
-        })}
-      </svg>
+          ))}
+          {days.map((d, i) => {
+            let base = 0;
+            const x = PAD.left + i * slot + (slot - barW) / 2;
+            return (
+              <g>
+                {series.map((s) => {
+                  const value = d.values[s.key] ?? 0;
+                  if (value === 0) return null;
+                  const rect = (
+                    <rect
+                      class={`fill-${s.kind}`}
+                      x={x.toFixed(1)}
+                      y={y(base + value).toFixed(1)}
+                      width={barW.toFixed(1)}
+                      height={(y(base) - y(base + value)).toFixed(1)}
+                    >
+                      <title>{`${d.day}: ${value} ${s.label}`}</title>
+                    </rect>
+                  );
+                  base += value;
+                  return rect;
+                })}
+                {(days.length - 1 - i) % labelEvery === 0
+                  ? (
+                    <text
+                      class="day"
+                      x={(x + barW / 2).toFixed(1)}
+                      y={HEIGHT - 6}
+                      text-anchor="middle"
+                    >
+                      {d.day.slice(5)}
+                    </text>
+                  )
+                  : null}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
       <figcaption>
         <ul class="legend">
           {series.map((s) => (

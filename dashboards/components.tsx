@@ -24,8 +24,30 @@ export function Time(props: { iso: string | null | undefined }) {
 /** A coloured label; `kind` becomes its CSS class (a status, verdict or severity). */
 export function Badge(props: { kind: string | null | undefined; children?: Child }) {
   const kind = props.kind ?? "none";
-  return <span class={`badge ${kind}`}>{props.children ?? kind}</span>;
+  const label = ENUM_LABELS[kind];
+  return (
+    <span class={`badge ${kind}`} title={label && !props.children ? kind : undefined}>
+      {props.children ?? label ?? kind}
+    </span>
+  );
 }
+
+/**
+ * Human labels of the enumerations pages show (verdicts, registry
+ * statuses); the raw value stays in the badge's tooltip and class.
+ */
+export const ENUM_LABELS: Record<string, string> = {
+  ALLOWED: "Allowed",
+  DENIED: "Denied",
+  PROVISIONALLY_ALLOWED: "Provisionally allowed",
+  CVE_ALERT: "CVE alert (scanner)",
+  preferred: "Preferred",
+  approved: "Approved",
+  "version-constrained": "Version-constrained",
+  deprecated: "Deprecated",
+  banned: "Banned",
+  unlisted: "Not in the registry",
+};
 
 /** One stat tile. */
 export interface Stat {
@@ -34,6 +56,8 @@ export interface Stat {
   /** Smaller type for long values such as versions. */
   small?: boolean;
   testid?: string;
+  /** What the figure cannot know (data unavailable for part of the window). */
+  caveat?: string | null;
 }
 
 /** A row of stat tiles. */
@@ -44,6 +68,13 @@ export function Stats(props: { items: Stat[] }) {
         <li class="stat">
           <span class="label">{s.label}</span>
           <span class={s.small ? "value small" : "value"} data-testid={s.testid}>{s.value}</span>
+          {s.caveat
+            ? (
+              <span class="caveat" data-testid={s.testid ? `${s.testid}-caveat` : undefined}>
+                {s.caveat}
+              </span>
+            )
+            : null}
         </li>
       ))}
     </ul>
@@ -116,6 +147,7 @@ export function ReportFilters(props: { action: string; query: ReportQuery; apiPa
           type="text"
           value={props.query.project ?? ""}
           placeholder="all projects"
+          list="known-projects"
           autocomplete="off"
         />
       </div>
@@ -225,8 +257,8 @@ export const CATEGORY_LABELS: Record<AuditCategory, string> = {
   DENIAL_DEPRECATED: "Deprecated",
   DENIAL_VERSION_CONSTRAINT: "Version constraint",
   DENIAL_CVE: "CVE",
-  DENIAL_LICENSE: "Licence",
-  DENIAL_LICENSE_UNKNOWN: "Unknown licence",
+  DENIAL_LICENSE: "License",
+  DENIAL_LICENSE_UNKNOWN: "Unknown license",
   DENIAL_DATA_UNAVAILABLE: "Data unavailable",
   DENIAL_MALICIOUS: "Malicious",
   DENIAL_NOT_FOUND: "Not on PyPI",

@@ -73,3 +73,18 @@ export function DataBanner(
     </div>
   );
 }
+
+/**
+ * The caveat of a figure that depends on looked-up data: null when every
+ * evaluation of the window had it, else "N of M evaluations not checked".
+ */
+export function tileCaveat(
+  availability: DataAvailability,
+  kind: "vulnerabilities" | "license",
+): string | null {
+  const missing = missingCount(availability, kind);
+  if (missing === 0) return null;
+  return `${missing} of ${availability.evaluations} evaluations not checked (no ${
+    kind === "vulnerabilities" ? "OSV" : "PyPI"
+  } data)`;
+}

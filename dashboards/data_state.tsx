@@ -14,7 +14,7 @@ export type LookupKind = "vulnerabilities" | "license";
 
 const NAMES: Record<LookupKind, string> = {
   vulnerabilities: "Vulnerability data (OSV)",
-  license: "Licence data (PyPI)",
+  license: "License data (PyPI)",
 };
 
 function AvailabilityLine(props: { data: DataAvailability; kind: LookupKind }) {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ActivityReport, EvaluationDenialCategory } from "../src/reports/activity.ts";
+import { chartedDays } from "../src/reports/activity.ts";
 import type { DataAvailability } from "../src/reports/data_availability.ts";
 import { emptyText } from "./data_banner.tsx";
 import { StackedDays } from "./charts.tsx";
@@ -57,7 +58,10 @@ export function DenialsPerDay(
         label: CATEGORY_LABELS[c],
         kind: CATEGORY_KINDS[c],
       }))}
-      days={props.activity.days.map((d) => ({ day: d.day, values: d.denials }))}
+      days={chartedDays(props.activity.days, props.activity.data_starts).map((d) => ({
+        day: d.day,
+        values: d.denials,
+      }))}
     />
   );
 }

@@ -6,7 +6,14 @@
  * @module
  */
 import type { RegistrySnapshot } from "../src/core/types.ts";
-import type { AuditReader, OutboxBacklog, OutboxRow } from "../src/store/types.ts";
+import type { DashboardStatus } from "./status_strip.tsx";
+import type {
+  ApprovalStore,
+  AuditReader,
+  ChangeStore,
+  OutboxBacklog,
+  OutboxRow,
+} from "../src/store/types.ts";
 
 /** What the alerts page may do (issue #32). */
 export interface DashboardAlerts {
@@ -39,4 +46,11 @@ export interface DashboardDeps {
   alerts?: DashboardAlerts;
   /** Clock of the reports and exports. */
   now: () => Date;
+  /** Upstream and scanner state (what `/health` knows) for every page's status strip. */
+  status?: () => DashboardStatus;
+  /** The approval requests and the registry change log (read side, issue #31). */
+  review: {
+    requests: ApprovalStore["list"];
+    changes: ChangeStore["list"];
+  };
 }

@@ -6,6 +6,8 @@
  */
 import type { Child } from "hono/jsx";
 import { assetUrl } from "./static/assets.ts";
+import { type DashboardStatus, StatusStrip } from "./status_strip.tsx";
+import { type ProjectContext, ProjectHint } from "./project_hint.tsx";
 
 /** What the frame shows about the running server. */
 export interface Chrome {
@@ -14,6 +16,10 @@ export interface Chrome {
   /** Live registry version. */
   registryVersion: string;
   packageCount: number;
+  /** Upstreams and scanner, for the status strip (absent: no strip). */
+  status?: DashboardStatus;
+  /** Known projects and the filter's project (pages with a project filter). */
+  projects?: ProjectContext;
 }
 
 /** The pages of the side panel, in order. */
@@ -23,6 +29,8 @@ export const NAV_PAGES = [
   { href: "/dashboard/security", label: "Security" },
   { href: "/dashboard/legal", label: "Legal" },
   { href: "/dashboard/agents", label: "Agents" },
+  { href: "/dashboard/requests", label: "Approval requests" },
+  { href: "/dashboard/history", label: "Registry history" },
   { href: "/dashboard/alerts", label: "Alerts" },
   { href: "/dashboard/registry", label: "Registry workshop" },
 ] as const;
@@ -105,13 +113,15 @@ export function Layout(props: LayoutProps) {
                 <dt>Registry version</dt>
                 <dd data-testid="side-registry-version">{props.chrome.registryVersion}</dd>
                 <dt>Packages</dt>
-                <dd>{props.chrome.packageCount}</dd>
+                <dd data-testid="side-package-count">{props.chrome.packageCount}</dd>
                 <dt>policyd</dt>
                 <dd>{props.chrome.version}</dd>
               </dl>
             </div>
           </aside>
           <main id="main" tabindex={-1}>
+            {props.chrome.status ? <StatusStrip status={props.chrome.status} /> : null}
+            {props.chrome.projects ? <ProjectHint context={props.chrome.projects} /> : null}
             {props.children}
           </main>
         </div>

@@ -16,9 +16,6 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { ProblemError } from "../src/api/problem.ts";
-import { REGISTRY_STATUSES } from "../src/core/types.ts";
-import { activityReport } from "../src/reports/activity.ts";
-import { agentsReport } from "../src/reports/agents.ts";
 import {
   auditCsv,
   auditExportRows,
@@ -26,27 +23,20 @@ import {
   type AuditQuery,
   parseAuditQuery,
 } from "../src/reports/audit_log.ts";
-import { legalReport } from "../src/reports/legal.ts";
 import { packageReport } from "../src/reports/package.ts";
-import {
-  parseReportQuery,
-  type QueryIssue,
-  type ReportQuery,
-  toReportParams,
-} from "../src/reports/params.ts";
-import { securityReport } from "../src/reports/security.ts";
+import type { QueryIssue } from "../src/reports/params.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { exportRegistryYaml } from "./export.ts";
+import { reviewPages } from "./review_routes.tsx";
+import { reportPages } from "./report_pages.tsx";
+import type { PageHelpers } from "./page_helpers.ts";
 import { type Chrome, Layout } from "./layout.tsx";
+import type { ProjectContext } from "./project_hint.tsx";
 import { PageHeader } from "./components.tsx";
-import { AgentsPage } from "./pages/agents.tsx";
 import { AlertsPage } from "./pages/alerts.tsx";
 import { AuditPage } from "./pages/audit.tsx";
-import { LegalPage } from "./pages/legal.tsx";
 import { PackagePage } from "./pages/package.tsx";
 import { RegistryPage } from "./pages/registry.tsx";
-import { SecurityPage } from "./pages/security.tsx";
-import { WelcomePage } from "./pages/welcome.tsx";
 import { faviconIco } from "./static/favicon.ts";
 import { STATIC_ASSETS } from "./static/assets.ts";
 
@@ -90,13 +80,28 @@ type Ctx = Context<DashboardEnv>;
 
 const FAVICON = faviconIco();
 
-function chromeOf(deps: DashboardDeps): Chrome {
+function chromeOf(deps: DashboardDeps, projects?: ProjectContext): Chrome {
   const registry = deps.registry.current().registry;
   return {
     version: deps.version,
     registryVersion: registry.version,
     packageCount: registry.packages.length,
+    ...(deps.status ? { status: deps.status() } : {}),
+    ...(projects ? { projects } : {}),
   };
+}
+
+/** The frame of an error page: no status strip, nothing that can fail again. */
+function bareChrome(deps: DashboardDeps): Chrome {
+  const { status: _status, ...chrome } = chromeOf(deps);
+  return chrome;
+}
+
+/** Every project the audit log knows, sorted, with the filter's project. */
+async function projectsOf(deps: DashboardDeps, asked: string | null | undefined) {
+  const groups = await deps.audit.group({}, ["project"]);
+  const known = groups.map((g) => g.keys.project).filter((p): p is string => !!p).sort();
+  return { known, asked: asked ?? null };
 }
 
 async function page(c: Ctx, node: JSX.Element, status: 200 | 400 | 404 | 500 = 200) {
@@ -112,7 +117,7 @@ async function page(c: Ctx, node: JSX.Element, status: 200 | 400 | 404 | 500 = 2
 function invalidQuery(c: Ctx, deps: DashboardDeps, active: string, errors: QueryIssue[]) {
   return page(
     c,
-    <Layout title="Invalid query" active={active} chrome={chromeOf(deps)}>
+    <Layout title="Invalid query" active={active} chrome={bareChrome(deps)}>
       <PageHeader title="Invalid query" />
       <div class="notice error" role="alert">
         <p>The address has a parameter this page cannot use:</p>
@@ -135,7 +140,7 @@ function invalidQuery(c: Ctx, deps: DashboardDeps, active: string, errors: Query
 function notFoundPage(c: Ctx, deps: DashboardDeps) {
   return page(
     c,
-    <Layout title="Page not found" active="" chrome={chromeOf(deps)}>
+    <Layout title="Page not found" active="" chrome={bareChrome(deps)}>
       <PageHeader title="Page not found" />
       <p class="notice warn" role="alert">
         There is no dashboard page at <code>{c.req.path}</code>.
@@ -153,7 +158,7 @@ function errorPage(c: Ctx, deps: DashboardDeps) {
   const requestId = c.get("requestId") ?? "unknown";
   return page(
     c,
-    <Layout title="Something went wrong" active="" chrome={chromeOf(deps)}>
+    <Layout title="Something went wrong" active="" chrome={bareChrome(deps)}>
       <PageHeader title="Something went wrong" />
       <p class="notice error" role="alert">
         policyd could not build this page. The error is in the server log; quote request id{" "}
@@ -167,11 +172,15 @@ function errorPage(c: Ctx, deps: DashboardDeps) {
   );
 }
 
-type ReportRender = (query: ReportQuery, at: Date, c: Ctx) => Promise<JSX.Element>;
-
 /** Builds the dashboard routes; mount at `/`. */
 export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   const routes = new Hono<DashboardEnv>();
+  const helpers: PageHelpers = {
+    page: (c, node) => page(c, node),
+    invalidQuery: (c, active, errors) => invalidQuery(c, deps, active, errors),
+    chrome: (projects) => chromeOf(deps, projects),
+    projects: (asked) => projectsOf(deps, asked),
+  };
 
   routes.onError((error, c) => {
     // Problems (the exports' bad queries) go to the app's handler: problem+json, redacted.
@@ -203,68 +212,10 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
       "cache-control": "public, max-age=86400",
     }));
 
-  const reportPage = (path: string, render: ReportRender) =>
-    routes.get(path, async (c) => {
-      const parsed = parseReportQuery(c.req.query());
-      if (!parsed.ok) return invalidQuery(c, deps, path, parsed.errors);
-      return page(c, await render(parsed.query, deps.now(), c));
-    });
-
-  reportPage("/", async (query, at, c) => {
-    const snapshot = deps.registry.current().registry;
-    const params = toReportParams(query, at);
-    const [activity, security, legal] = await Promise.all([
-      activityReport(deps.audit, params),
-      securityReport(deps.audit, params, deps.registry.current()),
-      legalReport(deps.audit, params, deps.registry.current()),
-    ]);
-    return (
-      <WelcomePage
-        view={{
-          chrome: chromeOf(deps),
-          origin: new URL(c.req.url).origin,
-          query,
-          activity,
-          availability: { security, legal },
-          proposer: deps.proposerName(),
-          compiledAt: snapshot.compiled_at,
-          statusCounts: REGISTRY_STATUSES
-            .map((status) => ({
-              status,
-              count: snapshot.packages.filter((p) => p.status === status).length,
-            }))
-            .filter((s) => s.count > 0),
-          cveThreshold: snapshot.policies.cve_threshold,
-          blockOnCve: snapshot.policies.block_on_cve,
-          unknownLicensePolicy: snapshot.policies.unknown_license_policy,
-        }}
-      />
-    );
-  });
+  reportPages(routes, deps, helpers);
 
   routes.get("/dashboard", (c) => c.redirect("/"));
   routes.get("/dashboard/", (c) => c.redirect("/"));
-
-  reportPage("/dashboard/security", async (query, at) => {
-    const params = toReportParams(query, at);
-    const [report, activity] = await Promise.all([
-      securityReport(deps.audit, params, deps.registry.current()),
-      activityReport(deps.audit, params),
-    ]);
-    return <SecurityPage view={{ chrome: chromeOf(deps), query, report, activity }} />;
-  });
-  reportPage("/dashboard/legal", async (query, at) => {
-    const params = toReportParams(query, at);
-    const [report, activity] = await Promise.all([
-      legalReport(deps.audit, params, deps.registry.current()),
-      activityReport(deps.audit, params),
-    ]);
-    return <LegalPage view={{ chrome: chromeOf(deps), query, report, activity }} />;
-  });
-  reportPage("/dashboard/agents", async (query, at) => {
-    const report = await agentsReport(deps.audit, toReportParams(query, at));
-    return <AgentsPage view={{ chrome: chromeOf(deps), query, report }} />;
-  });
 
   const auditQuery = (
     c: Ctx,
@@ -274,12 +225,15 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
   routes.get("/dashboard/audit", async (c) => {
     const parsed = auditQuery(c);
     if (!parsed.ok) return invalidQuery(c, deps, "/dashboard/audit", parsed.errors);
-    const result = await auditPage(deps.audit, parsed.query, deps.now());
+    const [result, projects] = await Promise.all([
+      auditPage(deps.audit, parsed.query, deps.now()),
+      projectsOf(deps, parsed.query.project),
+    ]);
     return page(
       c,
       <AuditPage
         view={{
-          chrome: chromeOf(deps),
+          chrome: chromeOf(deps, projects),
           query: parsed.query,
           raw: c.req.query(),
           page: result,
@@ -331,6 +285,8 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
     "/dashboard/registry",
     (c) => page(c, <RegistryPage view={{ chrome: chromeOf(deps) }} />),
   );
+
+  reviewPages(routes, deps, helpers);
 
   routes.get("/dashboard/registry/export.yaml", (c) => {
     const result = exportRegistryYaml(

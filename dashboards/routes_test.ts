@@ -22,6 +22,10 @@ Deno.test("dashboard routes answer with HTML, assets and YAML", async (t) => {
           "/dashboard/audit?verdict=DENIED&days=7&source=api",
           "/dashboard/package/pycrypto",
           "/dashboard/package/never-seen",
+          "/dashboard/requests",
+          "/dashboard/requests?status=REJECTED&agent_model=claude&package=Left_Pad",
+          "/dashboard/history",
+          "/dashboard/history?package=Requests&before=5",
         ]
       ) {
         const response = await fetch(server.url + path);
@@ -59,6 +63,17 @@ Deno.test("dashboard routes answer with HTML, assets and YAML", async (t) => {
       const body = await response.text();
       assert.equal(response.status, 400);
       assert.match(body, /Invalid <code>verdict<\/code>/);
+      for (
+        const [path, param] of [
+          ["/dashboard/requests?status=MAYBE", "status"],
+          ["/dashboard/requests?package=no%20such", "package"],
+          ["/dashboard/history?before=-3", "before"],
+        ]
+      ) {
+        const page = await fetch(server.url + path);
+        assert.equal(page.status, 400, path);
+        assert.match(await page.text(), new RegExp(`Invalid <code>${param}</code>`), path);
+      }
     });
 
     await t.step("/favicon.ico is an icon", async () => {
@@ -186,6 +201,7 @@ Deno.test("a failure while building a page answers an HTML 500 page with the req
       proposerName: () => "log_only",
       version: "test",
       now: () => new Date(0),
+      review: { requests: failing, changes: failing },
     }),
   );
   const response = await app.request("/dashboard/audit");

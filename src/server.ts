@@ -42,6 +42,8 @@ import { createIndexService } from "./index/service.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
 import { indexRoutes } from "./http/routes/index.ts";
 import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
+import { createChangeLog } from "./approvals/change_log.ts";
+import { createUpstreamHealth } from "./lookups/upstream_health.ts";
 
 /** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
 export interface BuildOptions {
@@ -149,6 +151,10 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   cleanup.defer(() => alerts.close());
   const path = typed.registry.path;
   const snapshot = await initialSnapshot(path, log, now());
+  const changes = createChangeLog({
+    store: store.changes,
+    log: log.child({ component: "changes" }),
+  });
   const localRegistry = createLiveRegistry({
     path,
     initial: snapshot,
@@ -156,6 +162,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     now,
     afterSwap: async (next, previous) => {
       await alerts.alerter.ruleChanged(next, previous);
+      await changes.recordSwap(next, previous);
       return await store.approvals.approvePackages(approvablePackages(next), now().toISOString());
     },
   });
@@ -165,7 +172,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   cleanup.defer(() => cache.close());
   const wired = await wireApprovals(
     { proposers: typed.proposers, registry: typed.registry, settings },
-    { log, registry, store: alertingStore, now },
+    { log, registry, store: alertingStore, changes, now },
   ).catch((error) => {
     throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
   });
@@ -271,6 +278,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     proposerName: () => wired.proposer.name,
     proposer: wired.proposer,
     approvals: wired.approvals,
+    review: wired.review,
     webhook: wired.webhook,
     scannerState: async () => {
       const local = scanner?.status() ??
@@ -315,6 +323,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
             proposerName: () => wired.proposer.name,
             version: VERSION,
             now,
+            status: () => ({
+              upstreams: lookups.upstreams?.snapshot() ?? createUpstreamHealth().snapshot(),
+              scanner: scanner?.status() ?? null,
+            }),
+            review: {
+              requests: (filter) => store.approvals.list(filter),
+              changes: (filter, limit) => store.changes.list(filter, limit),
+            },
           }),
         ),
     ],

@@ -27,6 +27,12 @@ export interface CompileTarget {
 /** Permission and feature flags baked into both binaries. */
 export const COMPILE_FLAGS = ["--allow-all", "--unstable-cron"];
 
+/**
+ * Assets `deno task test` generates (the workflow document): absent from a
+ * fresh tree until the suite has run, and compiled in when present.
+ */
+export const GENERATED_ASSETS: readonly string[] = ["workflows.md"];
+
 /** The executables of the project. */
 export const TARGETS: CompileTarget[] = [
   {

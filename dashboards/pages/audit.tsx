@@ -9,7 +9,7 @@
 import { AUDIT_CATEGORIES, AUDIT_VERDICTS } from "../../src/reports/audit_log.ts";
 import type { AuditPage as AuditPageData, AuditQuery } from "../../src/reports/audit_log.ts";
 import { CALL_SOURCES } from "../../src/store/types.ts";
-import { AuditTable, Card, categoryLabel, PageHeader } from "../components.tsx";
+import { AuditTable, Card, categoryLabel, ENUM_LABELS, PageHeader } from "../components.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
 /** View model of the audit browser. */
@@ -46,7 +46,9 @@ export function filterSearch(raw: Record<string, string>, extra: Record<string, 
   return text ? `?${text}` : "";
 }
 
-function TextFilter(props: { id: string; label: string; value?: string; placeholder: string }) {
+function TextFilter(
+  props: { id: string; label: string; value?: string; placeholder: string; list?: string },
+) {
   return (
     <div>
       <label for={`f-${props.id}`}>{props.label}</label>
@@ -57,6 +59,7 @@ function TextFilter(props: { id: string; label: string; value?: string; placehol
         value={props.value ?? ""}
         placeholder={props.placeholder}
         autocomplete="off"
+        list={props.list}
       />
     </div>
   );
@@ -108,13 +111,19 @@ export function AuditPage(props: { view: AuditView }) {
         action="/dashboard/audit"
         aria-label="Audit filters"
       >
-        <TextFilter id="project" label="Project" value={raw.project} placeholder="all projects" />
+        <TextFilter
+          id="project"
+          label="Project"
+          value={raw.project}
+          placeholder="all projects"
+          list="known-projects"
+        />
         <TextFilter id="package" label="Package" value={raw.package} placeholder="any package" />
         <SelectFilter
           id="verdict"
           label="Verdict"
           value={raw.verdict}
-          options={AUDIT_VERDICTS.map((v) => ({ value: v, label: v }))}
+          options={AUDIT_VERDICTS.map((v) => ({ value: v, label: ENUM_LABELS[v] ?? v }))}
         />
         <SelectFilter
           id="category"

@@ -17,7 +17,7 @@ import {
   Stats,
   TableWrap,
 } from "../components.tsx";
-import { DataBanner, emptyText } from "../data_banner.tsx";
+import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
 import { CategoryBars, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
@@ -67,6 +67,7 @@ function LicenseTable(
 export function LegalPage(props: { view: LegalView }) {
   const { chrome, query, report, activity } = props.view;
   const clear = (sentence: string) => emptyText(report.data_availability, "license", sentence);
+  const caveat = tileCaveat(report.data_availability, "license");
   const scope = query.project ? `project ${query.project}` : "all projects";
   return (
     <Layout title="Legal" active="/dashboard/legal" chrome={chrome}>
@@ -85,8 +86,13 @@ export function LegalPage(props: { view: LegalView }) {
       />
       <Stats
         items={[
-          { label: "License denials", value: report.total_denials, testid: "total-denials" },
-          { label: "Licenses seen", value: report.license_breakdown.length },
+          {
+            label: "License denials",
+            value: report.total_denials,
+            testid: "total-denials",
+            caveat,
+          },
+          { label: "Licenses seen", value: report.license_breakdown.length, caveat },
           {
             label: "Evaluations with unknown license",
             value: report.unknown_licenses,
@@ -97,20 +103,25 @@ export function LegalPage(props: { view: LegalView }) {
             value: report.license_unavailable,
             testid: "license-unavailable",
           },
-          { label: "Projects with denials", value: report.top_projects.length },
+          {
+            label: "Projects with license denials",
+            value: report.top_projects.length,
+            testid: "projects-with-denials",
+            caveat,
+          },
         ]}
       />
       <div class="grid">
-        <Card title="Denials by category" hint="Licence denials beside every other category.">
+        <Card title="Denials by category" hint="License denials beside every other category.">
           <CategoryBars activity={activity} />
         </Card>
-        <Card title="Most denied for their licence">
+        <Card title="Most denied for their license">
           <TopDenied
             activity={activity}
             category="DENIAL_LICENSE"
             availability={report.data_availability}
           />
-          <h3>Unknown licence</h3>
+          <h3>Unknown license</h3>
           <TopDenied
             activity={activity}
             category="DENIAL_LICENSE_UNKNOWN"
@@ -132,7 +143,7 @@ export function LegalPage(props: { view: LegalView }) {
                 items={report.top_projects.map((p) => ({ label: p.project, count: p.denials }))}
               />
             )
-            : <Empty>No project had a license denial.</Empty>}
+            : <Empty>{clear("No project had a license denial.")}</Empty>}
         </Card>
       </div>
       <Card
@@ -149,7 +160,7 @@ export function LegalPage(props: { view: LegalView }) {
             </Empty>
           )}
       </Card>
-      <Card title="Recent denials" id="denials">
+      <Card title="Recent license denials" id="denials">
         <AuditTable
           rows={report.recent_denials}
           caption="License-driven denials (denied or unknown license), newest first."

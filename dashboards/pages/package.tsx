@@ -1,11 +1,13 @@
 /**
  * `/dashboard/package/:name`: one package. Its registry rule and
  * replacement, the latest decision of every project that asked for it, the
- * CVEs (linked to OSV) and licence of its latest evaluations, registry
+ * CVEs (linked to OSV) and license of its latest evaluations, registry
  * exceptions, its history, and a button to propose a rule.
  *
  * @module
  */
+import { proposerSentence } from "../review_labels.ts";
+import { emptyDataSentence, tallyData } from "../package_data.ts";
 import { isValidName } from "../../src/core/names.ts";
 import type { CompiledRegistry } from "../../src/core/types.ts";
 import type { PackageReport } from "../../src/reports/package.ts";
@@ -75,7 +77,7 @@ function RuleCard(props: { report: PackageReport; proposer: string }) {
         : (
           <p data-testid="package-rule">
             The registry has no rule for{" "}
-            <code>{name}</code>: evaluations look up its CVEs and licence and answer by policy.
+            <code>{name}</code>: evaluations look up its CVEs and license and answer by policy.
           </p>
         )}
       {props.report.replaces.length
@@ -94,7 +96,9 @@ function RuleCard(props: { report: PackageReport; proposer: string }) {
         <a class="button" href={propose} data-testid="propose-rule">
           {rule ? "Propose a rule change" : "Propose a rule"}
         </a>
-        <span class="muted">Goes through the {props.proposer} proposer in the workshop.</span>
+        <span class="muted" title={`proposer: ${props.proposer}`}>
+          In the workshop {proposerSentence(props.proposer)}.
+        </span>
       </p>
     </Card>
   );
@@ -170,8 +174,10 @@ function VulnerabilitiesCard(props: { report: PackageReport }) {
         )
         : (
           <Empty>
-            No recorded evaluation listed a vulnerability. Registry-listed packages are not looked
-            up, so this is not a statement that none exist.
+            {emptyDataSentence(
+              tallyData(props.report.history, "vulnerabilities"),
+              "vulnerabilities",
+            )}
           </Empty>
         )}
     </Card>
@@ -181,11 +187,11 @@ function VulnerabilitiesCard(props: { report: PackageReport }) {
 function LicenseCard(props: { report: PackageReport }) {
   const { license } = props.report;
   return (
-    <Card title="Licence" id="license">
+    <Card title="License" id="license">
       {license
         ? (
           <dl class="facts" data-testid="package-license">
-            <dt>Licence</dt>
+            <dt>License</dt>
             <dd>
               <code>{license.license}</code>
             </dd>
@@ -195,12 +201,7 @@ function LicenseCard(props: { report: PackageReport }) {
             <dd>{formatTime(license.seen_at)}</dd>
           </dl>
         )
-        : (
-          <Empty>
-            No recorded evaluation looked up its licence (registry-listed packages are not looked
-            up).
-          </Empty>
-        )}
+        : <Empty>{emptyDataSentence(tallyData(props.report.history, "license"), "license")}</Empty>}
     </Card>
   );
 }
@@ -216,7 +217,7 @@ function ExceptionsOfPackage(props: { registry: CompiledRegistry; name: string }
               <li>
                 {[
                   ...(e.vulnerabilities ?? []),
-                  ...(e.licenses ?? []).map((l) => `licence ${l}`),
+                  ...(e.licenses ?? []).map((l) => `license ${l}`),
                 ].join(", ")}
                 {e.versions ? ` (versions ${e.versions})` : ""} until {e.expires}
                 {e.reason ? ` — ${e.reason}` : ""}

@@ -25,7 +25,14 @@ export function RegistryPage(props: { view: RegistryView }) {
       title="Registry workshop"
       active="/dashboard/registry"
       chrome={props.view.chrome}
-      scripts={["workshop.js"]}
+      scripts={[
+        "workshop_core.js",
+        "workshop_registry.js",
+        "workshop_pending.js",
+        "workshop_propose.js",
+        "workshop_import.js",
+        "workshop.js",
+      ]}
     >
       <PageHeader title="Registry workshop">
         Triage packages waiting for review, propose rules, and import or export the registry as

@@ -19,7 +19,8 @@ import {
   Stats,
   TableWrap,
 } from "../components.tsx";
-import { DataBanner, emptyText } from "../data_banner.tsx";
+import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
+import { scannerSentence } from "../status_strip.tsx";
 import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
 import { ThreatsCard } from "../threats.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
@@ -48,6 +49,9 @@ export function SecurityPage(props: { view: SecurityView }) {
   const scope = query.project ? `project ${query.project}` : "all projects";
   const clear = (sentence: string) =>
     emptyText(report.data_availability, "vulnerabilities", sentence);
+  const caveat = tileCaveat(report.data_availability, "vulnerabilities");
+  const status = chrome.status;
+  const scanner = status ? scannerSentence(status.scanner, status.upstreams.osv) : null;
   const ruleDenials = RULE_CATEGORIES.reduce(
     (n, c) => n + activity.totals.denials_by_category[c],
     0,
@@ -71,15 +75,25 @@ export function SecurityPage(props: { view: SecurityView }) {
       />
       <Stats
         items={[
-          { label: "CVE denials", value: report.total_denials, testid: "total-denials" },
+          {
+            label: "CVE denials",
+            value: report.total_denials,
+            testid: "total-denials",
+            caveat,
+          },
           { label: "Registry rule denials", value: ruleDenials, testid: "rule-denials" },
-          { label: "Critical", value: report.severity_distribution.critical },
-          { label: "Packages denied for CVEs", value: report.top_packages.length },
+          {
+            label: "Critical CVE denials",
+            value: report.severity_distribution.critical,
+            testid: "critical",
+            caveat,
+          },
+          { label: "Packages denied for CVEs", value: report.top_packages.length, caveat },
           { label: "Recent scanner alerts", value: report.recent_alerts.length },
         ]}
       />
       <div class="grid">
-        <Card title="Denials by category" hint="Every category, licence denials included.">
+        <Card title="Denials by category" hint="Every category, license denials included.">
           <CategoryBars activity={activity} />
         </Card>
         <Card title="Denials per day">
@@ -226,15 +240,19 @@ export function SecurityPage(props: { view: SecurityView }) {
         </Card>
       </div>
       <ThreatsCard summary={report.threats} />
-      <Card title="Recent scanner alerts" id="alerts">
+      <Card
+        title="Recent scanner alerts"
+        id="alerts"
+        hint={scanner ?? "The scanner's state is not known to this page."}
+      >
         <AuditTable
           rows={report.recent_alerts}
           caption="Written by the background CVE scanner for registry packages, newest first."
-          empty="The scanner has raised no alerts in this window."
+          empty="No scanner alert in this window (the scanner's last pass is described above)."
           testid="recent-alerts"
         />
       </Card>
-      <Card title="Recent denials" id="denials">
+      <Card title="Recent CVE denials" id="denials">
         <AuditTable
           rows={report.recent_denials}
           caption="CVE-driven denials, newest first."

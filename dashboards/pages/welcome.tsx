@@ -6,8 +6,9 @@
  *
  * @module
  */
+import { proposerSentence } from "../review_labels.ts";
 import type { ActivityReport } from "../../src/reports/activity.ts";
-import { EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
+import { chartedDays, EVALUATION_DENIAL_CATEGORIES } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
 import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
@@ -18,6 +19,7 @@ import {
   Bars,
   Card,
   CATEGORY_LABELS,
+  ENUM_LABELS,
   PageHeader,
   ReportFilters,
   Stats,
@@ -25,6 +27,9 @@ import {
 import { AvailabilityCard } from "../data_state.tsx";
 import { DenialsPerDay, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
+
+/** Rows of the overview's lists: the overview stays one screenful of summaries. */
+const OVERVIEW_ROWS = 10;
 
 /** View model of the overview. */
 export interface WelcomeView {
@@ -48,6 +53,13 @@ export interface WelcomeView {
 export function WelcomePage(props: { view: WelcomeView }) {
   const v = props.view;
   const a = v.activity;
+  const overviewTop = {
+    ...a,
+    top_denied: a.top_denied.map((t) => ({
+      ...t,
+      packages: t.packages.slice(0, OVERVIEW_ROWS / 2),
+    })),
+  };
   const base = v.origin;
   const scope = v.query.project ? `project ${v.query.project}` : "all projects";
   const denied = a.totals.verdicts.DENIED;
@@ -84,7 +96,13 @@ export function WelcomePage(props: { view: WelcomeView }) {
         ]}
       />
 
-      <Card title="Evaluations per day" id="evaluations-per-day">
+      <Card
+        title="Evaluations per day"
+        id="evaluations-per-day"
+        hint={a.data_starts
+          ? `Recorded data starts on ${a.data_starts}; the days before it are not drawn.`
+          : undefined}
+      >
         <StackedDays
           id="evaluations-chart"
           title="Evaluations per day by verdict"
@@ -95,7 +113,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
             { key: "PROVISIONALLY_ALLOWED", label: "Provisional", kind: "PROVISIONALLY_ALLOWED" },
             { key: "DENIED", label: "Denied", kind: "DENIED" },
           ]}
-          days={a.days.map((d) => ({
+          days={chartedDays(a.days, a.data_starts).map((d) => ({
             day: d.day,
             values: d.verdicts as unknown as Record<string, number>,
           }))}
@@ -109,7 +127,9 @@ export function WelcomePage(props: { view: WelcomeView }) {
       <Card
         title="Most denied packages"
         id="top-denied"
-        hint="Every denial category, registry rules first. A package links to its page."
+        hint={`Every denial category, registry rules first, up to ${
+          OVERVIEW_ROWS / 2
+        } packages each (the security and legal pages list more). A package links to its page.`}
       >
         <div class="grid compact">
           {EVALUATION_DENIAL_CATEGORIES.map((category) => (
@@ -119,7 +139,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
                 <span class="muted">({a.totals.denials_by_category[category]})</span>
               </h3>
               <TopDenied
-                activity={a}
+                activity={overviewTop}
                 category={category}
                 availability={v.availability.security.data_availability}
               />
@@ -130,8 +150,8 @@ export function WelcomePage(props: { view: WelcomeView }) {
 
       <Card title="Recent decisions" id="recent">
         <AuditTable
-          rows={a.recent_decisions}
-          caption="The newest evaluations, every verdict."
+          rows={a.recent_decisions.slice(0, OVERVIEW_ROWS)}
+          caption={`The ${OVERVIEW_ROWS} newest evaluations, every verdict.`}
           empty="No evaluation in this window."
           testid="recent-decisions"
         />
@@ -153,7 +173,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
         />
         <Card
           title="Registry at a glance"
-          hint={`Proposer ${v.proposer}. CVE threshold ${
+          hint={`Proposals: ${proposerSentence(v.proposer)}. CVE threshold ${
             v.blockOnCve ? v.cveThreshold.toFixed(1) : "off"
           }. Unknown licenses: ${v.unknownLicensePolicy}.`}
         >
@@ -162,7 +182,7 @@ export function WelcomePage(props: { view: WelcomeView }) {
               <Bars
                 label="Rules per status"
                 items={v.statusCounts.map((s) => ({
-                  label: s.status,
+                  label: ENUM_LABELS[s.status] ?? s.status,
                   count: s.count,
                   kind: s.status,
                 }))}

@@ -74,11 +74,16 @@ export { type CliIo, main, USAGE } from "./src/cli.ts";
 export {
   type ApiConventions,
   type ConventionEnumeration,
+  type ConventionFormat,
   type ConventionHeader,
   type ConventionItem,
+  type ConventionSetting,
+  type ConventionSettings,
   conventionsSchema,
   loadConventions,
   renderConventions,
+  renderSettings,
+  type SettingsReader,
 } from "./src/conventions.ts";
 export * from "./serve.ts";
 export * from "./export.ts";

@@ -18,7 +18,12 @@ import { main } from "./src/cli.ts";
 
 export { type CliIo, main, USAGE } from "./src/cli.ts";
 export { type RunOptions, runWorkflowTests } from "./src/runner.ts";
-export { conventionsSchema, loadConventions, renderConventions } from "./src/conventions.ts";
+export {
+  conventionsSchema,
+  loadConventions,
+  renderConventions,
+  renderSettings,
+} from "./src/conventions.ts";
 
 /**
  * Runs the command line on this process (`Deno.args`, the working directory,

@@ -174,7 +174,16 @@ export function maliciousSeenEvent(input: {
 
 /** A `request_filed`: the first open approval request of a package (later ones collapse). */
 export function requestFiledEvent(
-  request: Omit<ApprovalRequest, "status" | "decided_at" | "proposal_status" | "proposal_detail">,
+  request: Omit<
+    ApprovalRequest,
+    | "status"
+    | "decided_at"
+    | "proposal_status"
+    | "proposal_detail"
+    | "decided_by"
+    | "decision_reason"
+    | "source"
+  >,
 ): AlertEvent {
   return {
     key: `request_filed:${request.package}:${request.id}`,

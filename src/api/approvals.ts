@@ -39,7 +39,9 @@ export const ApprovalReceiptSchema = z.object({
 /** Query of `GET /approval-requests`. */
 export const ApprovalListQuerySchema = z.object({
   status: z
-    .enum([...APPROVAL_STATUSES, "all"], { message: "expected PENDING_REVIEW, APPROVED or all" })
+    .enum([...APPROVAL_STATUSES, "all"], {
+      message: "expected PENDING_REVIEW, APPROVED, REJECTED, DISMISSED or all",
+    })
     .default("PENDING_REVIEW"),
   project: z.string().optional().describe("project (default: the caller's; `*` = all projects)"),
 });
@@ -81,6 +83,15 @@ export const ApprovalRequestSchema = z.object({
       "proposer fired for it",
   ),
   proposal_detail: z.string().nullable(),
+  source: z.string().nullable().optional().describe(
+    "the call source the request came through (`hook`, `check`, `mcp`, …); null before v7",
+  ),
+  decided_by: z.string().nullable().optional().describe(
+    "the operator who rejected or dismissed the request",
+  ),
+  decision_reason: z.string().nullable().optional().describe(
+    "why it was rejected or dismissed",
+  ),
 });
 
 /** `POST /approval-requests`. */

@@ -76,10 +76,13 @@ const instant = (what: string) =>
 /** The audit query: every filter narrows the rows; empty parameters count as absent. */
 export const AuditQuerySchema = z.object({
   project: text("only this project (or header X-Policy-Project; default all; `*` = all)"),
-  package: text("only this package (normalised name)"),
+  package: text("only this package (compared PEP 503-normalised: `PyCrypto` = `pycrypto`)"),
   verdict: z.enum(AUDIT_VERDICTS).optional().describe("only rows with this verdict"),
   category: z.enum(AUDIT_CATEGORIES).optional().describe("only rows of this denial category"),
-  agent_model: text("only calls from this agent model (X-Policy-Agent-Model)"),
+  agent_model: text(
+    "only calls from agent models starting with this, case-insensitive (X-Policy-Agent-Model; " +
+      "`claude` finds `claude-code`)",
+  ),
   source: z.enum(CALL_SOURCES).optional().describe("only calls from this source"),
   days: z.coerce.number().int().min(1).max(3650).optional().describe("only the last N days"),
   since: instant("only rows at or after this instant"),

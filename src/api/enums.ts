@@ -16,8 +16,12 @@ export {
   VERDICTS,
 } from "../core/types.ts";
 
-/** Statuses of an approval request. */
-export const APPROVAL_STATUSES = ["PENDING_REVIEW", "APPROVED"] as const;
+/**
+ * Statuses of an approval request: waiting, approved (a reload made the
+ * package allowed), rejected by an operator with a reason, or dismissed
+ * (closed without a decision on the package, e.g. a duplicate).
+ */
+export const APPROVAL_STATUSES = ["PENDING_REVIEW", "APPROVED", "REJECTED", "DISMISSED"] as const;
 
 /** One of {@link APPROVAL_STATUSES}. */
 export type ApprovalStatus = typeof APPROVAL_STATUSES[number];
@@ -64,3 +68,22 @@ export const ALERT_SEVERITIES = ["info", "low", "medium", "high", "critical"] as
 
 /** Delivery states of an alert to one destination. */
 export const ALERT_DELIVERY_STATES = ["pending", "delivered", "dead", "muted"] as const;
+
+/**
+ * Kinds of a registry change-log entry: what a proposer did (`applied`,
+ * `opened`, `amended`, `logged`), a reload that changed rules without a
+ * proposal behind it (`reloaded`: a merged pull request, a hand edit), or an
+ * operator's decision on an approval request (`rejected`, `dismissed`).
+ */
+export const CHANGE_KINDS = [
+  "applied",
+  "opened",
+  "amended",
+  "logged",
+  "reloaded",
+  "rejected",
+  "dismissed",
+] as const;
+
+/** One of {@link CHANGE_KINDS}. */
+export type ChangeKind = typeof CHANGE_KINDS[number];

@@ -20,6 +20,12 @@ import {
 import { agentsReportRoute, legalReportRoute, securityReportRoute } from "./reports.ts";
 import { auditRoute } from "./audit.ts";
 import {
+  approvalDismissRoute,
+  approvalRejectRoute,
+  registryChangesRoute,
+  registryRevertRoute,
+} from "./review.ts";
+import {
   docsPageRoute,
   healthRoute,
   llmsTxtRoute,
@@ -41,6 +47,7 @@ export * from "./approvals.ts";
 export * from "./registry.ts";
 export * from "./reports.ts";
 export * from "./audit.ts";
+export * from "./review.ts";
 export * from "./service.ts";
 export * from "./mcp.ts";
 export * from "./index.ts";
@@ -53,11 +60,15 @@ export const API_ROUTES: readonly RouteContract[] = [
   approvalCreateRoute,
   approvalListRoute,
   approvalGetRoute,
+  approvalRejectRoute,
+  approvalDismissRoute,
   registryGetRoute,
   registryParseRoute,
   registryReloadRoute,
   registryPendingRoute,
   registryProposalRoute,
+  registryChangesRoute,
+  registryRevertRoute,
   registryWebhookRoute,
   securityReportRoute,
   legalReportRoute,

@@ -33,6 +33,22 @@ export const HealthSchema = z.looseObject({
   proposer: z.string(),
   uptime_s: z.number().int(),
   upstreams: z.object({ osv: UpstreamStateSchema, pypi: UpstreamStateSchema }),
+  scanner: z.object({
+    enabled: z.boolean(),
+    schedule: z.string().describe("CVE_SCAN_SCHEDULE"),
+    running: z.boolean(),
+    last_started_at: z.string().nullable().optional(),
+    last_finished_at: z.string().nullable().optional(),
+    last_rows: z.number().int().nullable().optional(),
+    last_error: z.string().nullable().optional(),
+    last_pass: z.unknown().optional().describe(
+      "instances sharing a store: the last pass of any instance (null before the first)",
+    ),
+  }).describe("the CVE scanner; the `last_*` members once it is enabled"),
+  auth: z.object({ enabled: z.boolean(), backend: z.string() }),
+  instance: z.string().optional().describe(
+    "INSTANCE_ID, when instances share a store (DATABASE_URL)",
+  ),
   alerts: z.object({
     destinations: z.array(z.string()).describe("the configured alert destinations"),
     pending: z.number().int().describe("alert deliveries waiting or being retried"),

@@ -24,6 +24,8 @@ function row(
     decided_at: null,
     proposal_status: null,
     proposal_detail: null,
+    decided_by: null,
+    decision_reason: null,
     ...extra,
   };
 }

@@ -18,9 +18,12 @@ import type {
   ProposedRule,
   Proposer,
 } from "../proposers/types.ts";
-import { PROPOSAL_STATUSES } from "../proposers/types.ts";
 import type { ApprovalRequest, ApprovalStatus, Store } from "../store/types.ts";
+import { normalizeName } from "../core/names.ts";
+import type { PackageRule } from "../core/types.ts";
+import { changedRule, type ChangeLog } from "./change_log.ts";
 import { type CollapsedRequest, collapseRequests } from "./collapse.ts";
+import { guardedCall } from "./guarded_call.ts";
 import { buildPendingQueue, type PendingItem } from "./pending.ts";
 
 /** Dependencies of the approval service. */
@@ -34,6 +37,14 @@ export interface ApprovalServiceDeps {
   proposalTimeoutMs?: number;
   /** How long `close()` waits for running proposals (default 5 s). */
   closeGraceMs?: number;
+  /** The registry change log; proposals are attributed and recorded there (issue #31). */
+  changes?: ChangeLog;
+}
+
+/** Options of an operator's proposal. */
+export interface ProposeOptions {
+  /** The change-log entry this proposal reverts. */
+  reverts?: number;
 }
 
 /** A new approval request as validated by the HTTP layer. */
@@ -64,7 +75,20 @@ export interface ApprovalService {
   /** The pending queue over the last `days` days. */
   pending(days: number): Promise<PendingItem[]>;
   /** Runs the proposer now (operator proposals), with the same error and time-out handling. */
-  propose(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult>;
+  propose(
+    rule: ProposedRule,
+    context: ProposalContext,
+    options?: ProposeOptions,
+  ): Promise<ProposalResult>;
+  /**
+   * Removes a package's rule through the proposer (a revert of an addition);
+   * `failed` when the proposer cannot remove rules.
+   */
+  withdraw(
+    name: string,
+    context: ProposalContext,
+    options?: ProposeOptions,
+  ): Promise<ProposalResult>;
   /** Resolves when no background proposal is running (tests, shutdown). */
   idle(): Promise<void>;
   /** Waits briefly for running proposals, then stops their timers. */
@@ -73,12 +97,6 @@ export interface ApprovalService {
 
 /** Longest rationale copied into a rule's `reason`. */
 const MAX_REASON = 500;
-
-function isResult(value: unknown): value is ProposalResult {
-  const v = value as ProposalResult | null;
-  return typeof v === "object" && v !== null &&
-    (PROPOSAL_STATUSES as readonly string[]).includes(v.status);
-}
 
 /**
  * Creates the approval service.
@@ -108,44 +126,44 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   let closed = false;
 
   /** Runs the proposer, turning throws, junk and time-outs into `failed` results. */
-  async function runProposer(
-    rule: ProposedRule,
-    context: ProposalContext,
-  ): Promise<ProposalResult> {
-    const backend = deps.proposer.name;
-    let timer: Timer | undefined;
-    const timedOut = new Promise<ProposalResult>((resolve) => {
-      timer = setTimeout(() => {
-        resolve({
-          backend,
-          status: "failed",
-          detail: `the proposer did not answer within ${timeoutMs / 1000} s`,
-        });
-      }, timeoutMs);
-      timers.add(timer!);
-    });
-    const attempt = Promise.resolve()
-      .then(() => deps.proposer.propose(rule, context))
-      .then(
-        (result): ProposalResult =>
-          isResult(result) ? result : {
-            backend,
-            status: "failed",
-            detail: "the proposer returned something that is not a ProposalResult",
-          },
-        (error): ProposalResult => ({
-          backend,
-          status: "failed",
-          detail: `the proposer threw: ${(error as Error)?.message ?? String(error)}`.slice(0, 600),
-        }),
-      );
-    try {
-      return await Promise.race([attempt, timedOut]);
-    } finally {
-      clearTimeout(timer);
-      timers.delete(timer!);
-    }
+  function runProposer(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
+    return guarded(() => deps.proposer.propose(rule, context));
   }
+
+  /** Runs a proposer call with the change log's attribution, then records what did not apply. */
+  async function recorded(
+    name: string,
+    after: ProposedRule | null,
+    context: ProposalContext,
+    options: ProposeOptions,
+    call: () => Promise<ProposalResult>,
+  ): Promise<ProposalResult> {
+    const changes = deps.changes;
+    if (!changes) return call();
+    const key = normalizeName(name.trim());
+    const snapshot = deps.registry.current();
+    const before = changedRule(snapshot.byName.get(key));
+    const who = {
+      actor: context.requester,
+      proposer: deps.proposer.name,
+      reverts: options.reverts ?? null,
+    };
+    const result = await changes.attributed(key, who, call);
+    const proposed = after ? { ...changedRule(after as PackageRule)!, name: key } : null;
+    await changes.recordProposal({
+      name: key,
+      before,
+      after: proposed,
+      result,
+      who,
+      version: snapshot.registry.version,
+    });
+    return result;
+  }
+
+  /** A proposer call with throws, junk and time-outs turned into `failed` results. */
+  const guarded = (call: () => Promise<ProposalResult>) =>
+    guardedCall(call, { backend: deps.proposer.name, timeoutMs, timers });
 
   async function proposeFor(request: ApprovalRequest, displayName: string): Promise<void> {
     const log = deps.log.child({ approval_request: request.id, package: request.package });
@@ -172,7 +190,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         status: "approved",
         reason: `Requested by ${request.project}: ${request.rationale}`.slice(0, MAX_REASON),
       };
-      result = await runProposer(rule, {
+      const context: ProposalContext = {
         source: "agent",
         project: request.project,
         requester: request.requester,
@@ -180,7 +198,8 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         ...(request.agent_model ? { agent_model: request.agent_model } : {}),
         ...(request.agent_version ? { agent_version: request.agent_version } : {}),
         extra: { approval_request_id: request.id, version: request.version },
-      });
+      };
+      result = await recorded(rule.name, rule, context, {}, () => runProposer(rule, context));
     }
     if (result.status === "failed") {
       log.warn("proposer failed for an approval request", { ...result });
@@ -213,6 +232,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         rationale: input.rationale,
         agent_model: context.agent_model,
         agent_version: context.agent_version,
+        source: context.source,
       });
       if (!closed) schedule(() => proposeFor(row, input.displayName));
       return row;
@@ -237,7 +257,21 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       const snapshot = deps.registry.current();
       return buildPendingQueue(requests, groups, (name) => snapshot.byName.has(name));
     },
-    propose: runProposer,
+    propose: (rule, context, options = {}) =>
+      recorded(rule.name, rule, context, options, () => runProposer(rule, context)),
+    withdraw: (name, context, options = {}) => {
+      const withdraw = deps.proposer.withdraw;
+      const call = withdraw
+        ? () => guarded(() => withdraw.call(deps.proposer, name, context))
+        : () =>
+          Promise.resolve<ProposalResult>({
+            backend: deps.proposer.name,
+            status: "failed",
+            detail: `the ${deps.proposer.name} proposer cannot remove a rule; remove ${name} ` +
+              "from the registry YAML and reload",
+          });
+      return recorded(name, null, context, options, call);
+    },
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },

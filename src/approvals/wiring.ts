@@ -16,6 +16,8 @@ import { selectProposer } from "../proposers/select.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import type { Store } from "../store/types.ts";
+import type { ChangeLog } from "./change_log.ts";
+import { createReviewLifecycle, type ReviewLifecycle } from "./review.ts";
 import { type ApprovalService, createApprovalService } from "./service.ts";
 import { createWebhookHandler, type WebhookHandler } from "./webhook.ts";
 
@@ -23,6 +25,8 @@ import { createWebhookHandler, type WebhookHandler } from "./webhook.ts";
 export interface Approvals {
   proposer: Proposer;
   approvals: ApprovalService;
+  /** Reject, dismiss and revert (issue #31). */
+  review: ReviewLifecycle;
   webhook: WebhookHandler;
   /** Stops the proposer, lets running proposals record their outcome, stops timers. */
   close(): Promise<void>;
@@ -49,6 +53,7 @@ export interface ApprovalsSettings {
  * import type { Store } from "../store/types.ts";
  * declare const registry: LiveRegistry;
  * declare const store: Store;
+ * declare const changes: import("./change_log.ts").ChangeLog;
  * const env = { REGISTRY_PATH: "registry/registry.yaml" };
  * const wired = await wireApprovals(
  *   {
@@ -56,14 +61,20 @@ export interface ApprovalsSettings {
  *     registry: optionsFromEnv(registryArea, env),
  *     settings: env,
  *   },
- *   { log, registry, store },
+ *   { log, registry, store, changes },
  * );
  * wired.proposer.name; // "local_file"
  * ```
  */
 export async function wireApprovals(
   settings: ApprovalsSettings,
-  deps: { log: Logger; registry: LiveRegistry; store: Store; now?: () => Date },
+  deps: {
+    log: Logger;
+    registry: LiveRegistry;
+    store: Store;
+    changes: ChangeLog;
+    now?: () => Date;
+  },
 ): Promise<Approvals> {
   const reload = () => deps.registry.reload();
   const proposer = await selectProposer({
@@ -79,6 +90,14 @@ export async function wireApprovals(
     proposer,
     log: deps.log,
     now: deps.now,
+    changes: deps.changes,
+  });
+  const review = createReviewLifecycle({
+    store: deps.store,
+    registry: deps.registry,
+    approvals,
+    changes: deps.changes,
+    now: deps.now ?? (() => new Date()),
   });
   const secrets = settings.proposers.webhookSecret ? [settings.proposers.webhookSecret] : [];
   const webhook = createWebhookHandler({
@@ -93,6 +112,7 @@ export async function wireApprovals(
   return {
     proposer,
     approvals,
+    review,
     webhook,
     async close() {
       try {

@@ -29,6 +29,7 @@ import { reportRoutes } from "./routes/reports.ts";
 import { openapiRoutes } from "./routes/openapi.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
+import { reviewRoutes } from "./routes/review.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { registryPendingRoutes } from "./routes/registry_pending.ts";
 import { webhookRoutes } from "./routes/webhook.ts";
@@ -181,6 +182,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(API_BASE, approvalRoutes(deps));
   app.route(API_BASE, registryPendingRoutes(deps));
   app.route(API_BASE, proposalRoutes(deps));
+  app.route(API_BASE, reviewRoutes(deps));
   app.route(API_BASE, webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route(API_BASE, auditRoutes(deps));

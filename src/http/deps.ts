@@ -12,6 +12,7 @@ import type { CallContext, EvaluationService } from "../evaluation/service.ts";
 import type { Logger } from "../log/logger.ts";
 import type { LiveRegistry } from "../registry/live.ts";
 import type { OutboxAction, OutboxBacklog, OutboxStore, Store } from "../store/types.ts";
+import type { ReviewLifecycle } from "../approvals/review.ts";
 import type { ApprovalService } from "../approvals/service.ts";
 import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
@@ -62,6 +63,8 @@ export interface AppDeps {
   proposer: Proposer;
   /** Approval requests, the pending queue and operator proposals. */
   approvals: ApprovalService;
+  /** Reject, dismiss and revert (issue #31). */
+  review: ReviewLifecycle;
   /** The merge webhook (HMAC-guarded). */
   webhook: WebhookHandler;
   /** Scanner status for `/health` (enabled, schedule, last pass). */

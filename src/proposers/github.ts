@@ -23,6 +23,8 @@ import { readIfExists } from "./local_file.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import { checkRule, describeErrors, upsertRule } from "./registry_edit.ts";
 import type { ProposerOptions } from "./settings.ts";
+import { type RemoveOutcome, removeRule } from "./rule_remove.ts";
+import { normalizeName } from "../core/names.ts";
 import type {
   ProposalContext,
   ProposalResult,
@@ -33,6 +35,9 @@ import type {
 
 /** Prefix of proposal branches. */
 export const BRANCH_PREFIX = "policy/approval/";
+
+/** Prefix of branches that remove a rule (a revert of an addition). */
+export const REMOVAL_PREFIX = "policy/removal/";
 
 /** Dependencies of the github proposer. */
 export interface GithubProposerDeps {
@@ -113,23 +118,37 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     }
   }
 
-  async function proposeLocked(
-    rule: ProposedRule,
+  const failed = (detail: string, extra: Partial<ProposalResult> = {}): ProposalResult => ({
+    backend: "github",
+    status: "failed",
+    ...extra,
+    detail,
+  });
+
+  function proposeLocked(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult> {
+    const checked = checkRule(rule);
+    if (!checked.ok) {
+      return Promise.resolve(failed(`invalid rule: ${describeErrors(checked.errors)}`));
+    }
+    const name = checked.rule.name;
+    return editLocked(name, BRANCH_PREFIX + name, (text) => upsertRule(text, rule), context);
+  }
+
+  /** A pull request that removes the rule (a revert of an addition, issue #31). */
+  function withdrawLocked(rawName: string, context: ProposalContext): Promise<ProposalResult> {
+    const name = normalizeName(rawName.trim());
+    return editLocked(name, REMOVAL_PREFIX + name, (text) => removeRule(text, name), context);
+  }
+
+  async function editLocked(
+    name: string,
+    branch: string,
+    editOf: (text: string | null) => RemoveOutcome,
     context: ProposalContext,
   ): Promise<ProposalResult> {
-    const failed = (detail: string, extra: Partial<ProposalResult> = {}): ProposalResult => ({
-      backend: "github",
-      status: "failed",
-      ...extra,
-      detail,
-    });
-    const checked = checkRule(rule);
-    if (!checked.ok) return failed(`invalid rule: ${describeErrors(checked.errors)}`);
     if (!slug) {
       return failed("cannot tell the GitHub repository: set REGISTRY_GITHUB_REPO=owner/name");
     }
-    const name = checked.rule.name;
-    const branch = BRANCH_PREFIX + name;
 
     const base = await defaultBranch(slug);
     if (!base.ok) return failed(base.detail);
@@ -140,7 +159,7 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     const checkedOut = await clone.checkout(branch, exists.value ? branch : base.value);
     if (!checkedOut.ok) return failed(checkedOut.detail);
 
-    const edit = upsertRule(await readIfExists(clone.file), rule);
+    const edit = editOf(await readIfExists(clone.file));
     if (!edit.ok) {
       return failed(
         `the merged registry would be invalid: ${describeErrors(edit.errors)}; nothing pushed`,
@@ -160,9 +179,9 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
       return {
         backend: "github",
         status: "applied",
-        detail:
-          `the default branch ${base.value} of ${repoName} already has this rule for ${name}; ` +
-          "nothing to propose (the merge webhook brings it onto REGISTRY_PATH)",
+        detail: `the default branch ${base.value} of ${repoName} already ${
+          edit.rule.status === "removed" ? "has no rule" : "has this rule"
+        } for ${name}; nothing to propose (the merge webhook brings it onto REGISTRY_PATH)`,
       };
     }
     const sha = commitSha ? { commit_sha: commitSha } : {};
@@ -282,6 +301,12 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
       guard(
         "github proposer",
         () => proposeLocked(rule, context),
+        (detail) => ({ backend: "github", status: "failed", detail }),
+      ),
+    withdraw: (name, context) =>
+      guard(
+        "github proposer",
+        () => withdrawLocked(name, context),
         (detail) => ({ backend: "github", status: "failed", detail }),
       ),
     syncMerged: (hint) =>

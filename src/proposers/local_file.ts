@@ -10,6 +10,7 @@ import { writeFileAtomic } from "../registry/files.ts";
 import type { ReloadResult } from "../registry/live.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import { describeErrors, upsertRule } from "./registry_edit.ts";
+import { type RemoveOutcome, removeRule } from "./rule_remove.ts";
 import type {
   ProposalContext,
   ProposalResult,
@@ -55,8 +56,28 @@ function liveDetail(name: string, path: string, reload: ReloadResult): string {
  * absent), upsert, validate, write temp + rename, optional commit, reload.
  * A failed validation leaves the file byte-identical.
  */
-export async function applyRuleToFile(
+export function applyRuleToFile(
   rule: ProposedRule,
+  context: ProposalContext,
+  options: ApplyOptions,
+): Promise<ProposalResult> {
+  return applyEditToFile((before) => upsertRule(before, rule), context, options);
+}
+
+/**
+ * The same write path removing the rule for `name` (a revert of a change
+ * that added the package, issue #31).
+ */
+export function removeRuleFromFile(
+  name: string,
+  context: ProposalContext,
+  options: ApplyOptions,
+): Promise<ProposalResult> {
+  return applyEditToFile((before) => removeRule(before, name), context, options);
+}
+
+async function applyEditToFile(
+  editOf: (before: string | null) => RemoveOutcome,
   context: ProposalContext,
   options: ApplyOptions,
 ): Promise<ProposalResult> {
@@ -68,7 +89,7 @@ export async function applyRuleToFile(
   } catch (error) {
     return failed(`cannot read the registry ${path}: ${(error as Error).message}`);
   }
-  const edit = upsertRule(before, rule);
+  const edit = editOf(before);
   if (!edit.ok) {
     const what = edit.where === "rule" ? "invalid rule" : "the merged registry would be invalid";
     return failed(`${what}: ${describeErrors(edit.errors)}; ${path} is unchanged`);
@@ -106,7 +127,11 @@ export async function applyRuleToFile(
     backend,
     status: "applied",
     ...sha,
-    detail: edit.changed
+    detail: edit.rule.status === "removed"
+      ? (edit.changed
+        ? `rule for ${edit.rule.name} removed from ${path} (registry ${reload.new_version})`
+        : `${path} has no rule for ${edit.rule.name}; nothing written (registry ${reload.new_version})`)
+      : edit.changed
       ? liveDetail(edit.rule.name, path, reload)
       : `${path} already has this rule for ${edit.rule.name}; nothing written (registry ${reload.new_version})`,
   };
@@ -144,6 +169,12 @@ export function createLocalFileProposer(deps: ProposerDeps): Proposer {
       mutex.run(
         resolve(path),
         () => applyRuleToFile(rule, context, { backend: "local_file", path, reload: deps.reload }),
+      ),
+    withdraw: (name, context) =>
+      mutex.run(
+        resolve(path),
+        () =>
+          removeRuleFromFile(name, context, { backend: "local_file", path, reload: deps.reload }),
       ),
   };
 }

@@ -7,7 +7,7 @@
 import { basename, dirname, resolve } from "node:path";
 import { proposalBody, proposalSubject } from "./commit_message.ts";
 import { botIdentityEnv, commitFile } from "./git.ts";
-import { type AfterWrite, applyRuleToFile } from "./local_file.ts";
+import { type AfterWrite, applyRuleToFile, removeRuleFromFile } from "./local_file.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import type { Proposer, ProposerDeps } from "./types.ts";
 
@@ -55,6 +55,17 @@ export function createLocalGitProposer(deps: ProposerDeps): Proposer {
         path,
         () =>
           applyRuleToFile(rule, context, {
+            backend: "local_git",
+            path,
+            reload: deps.reload,
+            afterWrite: commit,
+          }),
+      ),
+    withdraw: (name, context) =>
+      mutex.run(
+        path,
+        () =>
+          removeRuleFromFile(name, context, {
             backend: "local_git",
             path,
             reload: deps.reload,

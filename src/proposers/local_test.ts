@@ -186,7 +186,17 @@ Deno.test("detectProposer() follows the seed's order", async () => {
   }
 });
 
-Deno.test("local_git's commit of a rule to the commented example registry changes only that rule's lines", async () => {
+/** What a local_git test on the example registry gets. */
+interface ExampleGitFixture {
+  dir: string;
+  path: string;
+  example: string;
+  live: LiveRegistry;
+  proposer: Proposer;
+}
+
+/** Runs `use` with a local_git proposer on the example registry in a fresh work tree. */
+async function withExampleGitRepo(use: (fixture: ExampleGitFixture) => Promise<void>) {
   const dir = await Deno.makeTempDir();
   try {
     const example = await readExampleRegistry();
@@ -194,6 +204,14 @@ Deno.test("local_git's commit of a rule to the commented example registry change
     const path = join(dir, "registry.yaml");
     const { live } = await setup(path);
     const proposer = createLocalGitProposer(depsFor({ REGISTRY_PATH: path }, () => live.reload()));
+    await use({ dir, path, example, live, proposer });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("local_git's commit of a rule to the commented example registry changes only that rule's lines", () =>
+  withExampleGitRepo(async ({ dir, path, example, proposer }) => {
     const result = await proposer.propose(
       { name: "left-pad", status: "approved", reason: "reviewed" },
       context,
@@ -205,7 +223,32 @@ Deno.test("local_git's commit of a rule to the commented example registry change
       added: ["  - name: left-pad", "    status: approved", "    reason: reviewed"],
     }]);
     assert.equal(committed, await Deno.readTextFile(path));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  }));
+
+Deno.test("local_file and local_git withdraw a rule: the file is back byte for byte, and committed", async () => {
+  await withExampleGitRepo(async ({ dir, path, example, live, proposer }) => {
+    await proposer.propose({ name: "left-pad", status: "approved", reason: "reviewed" }, context);
+    assert.equal(live.current().byName.get("left-pad")?.status, "approved");
+    const removed = await proposer.withdraw!("Left_Pad", context);
+    assert.equal(removed.status, "applied", removed.detail);
+    assert.match(removed.detail, /removed/);
+    assert.ok(removed.commit_sha);
+    assert.equal(await Deno.readTextFile(path), example);
+    assert.equal(live.current().byName.has("left-pad"), false);
+    const subject = (await git(["log", "-1", "--format=%s"], dir)).trim();
+    assert.equal(subject, "policy: removed left-pad");
+    const nothing = await proposer.withdraw!("left-pad", context);
+    assert.equal(nothing.status, "applied");
+    assert.match(nothing.detail, /has no rule for left-pad; nothing written/);
+    assert.equal(nothing.commit_sha, undefined);
+  });
+  await withLocalFileProposer(async ({ path, live, proposer }) => {
+    const original = "packages:\n  - name: requests\n    status: preferred\n";
+    await Deno.writeTextFile(path, original);
+    await proposer.propose({ name: "six", status: "approved" }, context);
+    const removed = await proposer.withdraw!("six", context);
+    assert.equal(removed.status, "applied", removed.detail);
+    assert.equal(await Deno.readTextFile(path), original);
+    assert.equal(live.current().byName.has("six"), false);
+  });
 });

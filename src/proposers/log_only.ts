@@ -48,5 +48,17 @@ export function createLogOnlyProposer(log: Logger): Proposer {
           "local_file, local_git or github as REGISTRY_PROPOSER)",
       });
     },
+    withdraw(name, context) {
+      log.info("registry removal (log_only: nothing is written)", {
+        name,
+        source: context.source,
+        requester: context.requester,
+      });
+      return Promise.resolve({
+        backend: "log_only",
+        status: "logged",
+        detail: `the log_only proposer only logged the removal of ${name}; nothing was written`,
+      });
+    },
   };
 }

@@ -69,6 +69,13 @@ export interface Proposer {
   readonly appliesAtOnce: boolean;
   propose(rule: ProposedRule, context: ProposalContext): Promise<ProposalResult>;
   /**
+   * Removes the rule for `name` (a revert of a change that added the
+   * package, issue #31), with the same result statuses as `propose`. A
+   * proposer without it cannot take a package out of the registry: the
+   * operator edits the YAML.
+   */
+  withdraw?(name: string, context: ProposalContext): Promise<ProposalResult>;
+  /**
    * Pulls merged changes onto `REGISTRY_PATH` before the merge webhook
    * reloads. Proposers without it get the generic `git pull --ff-only`.
    */

@@ -41,10 +41,27 @@ export interface ActivityReport {
     }
   >;
   recent_decisions: AuditRow[];
+  /**
+   * The first day of the window with rows when nothing was recorded before
+   * it (the data starts inside the window: earlier days are not quiet days,
+   * they predate the data), else null. Charts start there.
+   */
+  data_starts: string | null;
 }
 
 function emptyCategories(): CategoryCounts {
   return Object.fromEntries(EVALUATION_DENIAL_CATEGORIES.map((c) => [c, 0])) as CategoryCounts;
+}
+
+/**
+ * The days a chart draws: from where the data starts (days before the first
+ * row are not quiet days), the whole window when data precedes it.
+ */
+export function chartedDays<T extends { day: string }>(
+  days: readonly T[],
+  dataStarts: string | null,
+): T[] {
+  return dataStarts ? days.filter((d) => d.day >= dataStarts) : [...days];
 }
 
 /** The UTC days from `days - 1` days before `now` up to `now`, as `YYYY-MM-DD`. */
@@ -65,12 +82,18 @@ export async function activityReport(
   const window = windowFilter(params);
   const evaluations = { ...window, verdicts: [...EVALUATION_VERDICTS] };
   const denials = { ...window, categories: [...EVALUATION_DENIAL_CATEGORIES] };
-  const [perDay, denialsPerDay, perPackage, recent] = await Promise.all([
+  const { since, ...scope } = window;
+  const [perDay, denialsPerDay, perPackage, recent, before, firstDays] = await Promise.all([
     audit.group(evaluations, ["day", "verdict"]),
     audit.group(denials, ["day", "category"]),
     audit.group(denials, ["category", "package"]),
     audit.list(evaluations, params.limit),
+    audit.group({ ...scope, until: since }, []),
+    audit.group(window, ["day"]),
   ]);
+  const earlier = before.reduce((n, g) => n + g.count, 0);
+  const withRows = firstDays.map((g) => g.keys.day ?? "").filter(Boolean).sort();
+  const data_starts = earlier === 0 && withRows.length ? withRows[0] : null;
   const byDay = new Map(
     dayRange(params.now, Math.min(params.days, 3650)).map((
       day,
@@ -102,5 +125,5 @@ export async function activityReport(
       (g) => ({ projects: g.projects, last_ts: g.last_ts }),
     ),
   }));
-  return { totals, days: [...byDay.values()], top_denied, recent_decisions: recent };
+  return { totals, days: [...byDay.values()], top_denied, recent_decisions: recent, data_starts };
 }

@@ -7,6 +7,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import { type AuditQuery, AuditQuerySchema, encodeCursor, LATEST_INSTANT } from "../api/audit.ts";
+import { normalizeName } from "../core/names.ts";
 import type { AuditFilter, AuditReader, AuditRow } from "../store/types.ts";
 import { type QueryIssue, queryIssues } from "./params.ts";
 
@@ -69,10 +70,12 @@ export function auditFilterOf(query: AuditQuery, now: Date): AuditFilter {
     filter.until = new Date(end).toISOString();
   }
   if (query.project) filter.project = query.project;
-  if (query.package) filter.package = query.package;
+  // Names compare PEP 503-normalised, as everywhere else: `PyCrypto` finds `pycrypto`.
+  if (query.package) filter.package = normalizeName(query.package);
   if (query.verdict) filter.verdicts = [query.verdict];
   if (query.category) filter.categories = [query.category];
-  if (query.agent_model) filter.agent_model = query.agent_model;
+  // An agent model matches by prefix: `claude` finds `claude-code` and `claude-sonnet-4-5`.
+  if (query.agent_model) filter.agentModelPrefix = query.agent_model;
   if (query.source) filter.source = query.source;
   return filter;
 }
@@ -137,18 +140,39 @@ export const AUDIT_CSV_COLUMNS = [
   "registry_status",
   "registry_version",
   "reason",
+  "vulnerability_data",
+  "license_data",
+  "threats",
 ] as const;
+
+/** What a row's decision knew of one lookup: its status, or `not_recorded` (alerts, old rows). */
+function dataStatus(row: AuditRow, kind: "vulnerabilities" | "license"): string {
+  return row.data?.[kind]?.status ?? "not_recorded";
+}
+
+/** The row's threats (issue #30, when recorded) as `kind:id` words. */
+function threatsCell(row: AuditRow): string {
+  const threats = (row as AuditRow & { threats?: Array<{ kind: string; id?: string }> }).threats;
+  return (threats ?? []).map((t) => (t.id ? `${t.kind}:${t.id}` : t.kind)).join(" ");
+}
 
 /**
  * Audit rows as RFC 4180 CSV with a header line; `cve_ids` joined by spaces,
- * cells that a spreadsheet would run as a formula escaped.
+ * what the decision knew (`vulnerability_data`, `license_data`: `fetched`,
+ * `cached`, `unavailable`, `skipped` or `not_recorded`, so "not checked" and
+ * "clean" never look alike) and its threats; cells that a spreadsheet would
+ * run as a formula (`=`, `+`, `-`, `@`, tab, carriage return) get a leading `'`.
  */
 export function auditCsv(rows: AuditRow[]): string {
   return stringify(
     rows.map((row) =>
-      AUDIT_CSV_COLUMNS.map((column) =>
-        column === "cve_ids" ? row.cve_ids.join(" ") : row[column] ?? ""
-      )
+      AUDIT_CSV_COLUMNS.map((column) => {
+        if (column === "cve_ids") return row.cve_ids.join(" ");
+        if (column === "vulnerability_data") return dataStatus(row, "vulnerabilities");
+        if (column === "license_data") return dataStatus(row, "license");
+        if (column === "threats") return threatsCell(row);
+        return row[column] ?? "";
+      })
     ),
     { header: true, columns: [...AUDIT_CSV_COLUMNS], escape_formulas: true },
   );

@@ -9,7 +9,7 @@ import {
   encodeCursor,
   parseAuditQuery,
 } from "./audit_log.ts";
-import { activityReport, dayRange } from "./activity.ts";
+import { activityReport, chartedDays, dayRange } from "./activity.ts";
 import { packageReport } from "./package.ts";
 import { compileRegistry, createSnapshot } from "../registry/compile.ts";
 
@@ -103,7 +103,45 @@ Deno.test("auditCsv() writes a header, joins CVE ids and escapes formulas", () =
   const [header, line] = csv.trim().split("\n");
   assert.ok(header.startsWith("id,ts,package,version,verdict"));
   assert.ok(line.includes(",CVE-1 CVE-2,"), line);
-  assert.ok(line.endsWith(`"'=cmd, quoted ""x"""`), line);
+  assert.ok(line.includes(`"'=cmd, quoted ""x"""`), line);
+});
+
+Deno.test("auditCsv() keeps what the decision knew and neutralises every formula start", () => {
+  // No cell below needs quoting, so splitting on commas reads the CSV.
+  const parse = (csv: string) => {
+    const [header, ...lines] = csv.trim().split("\n").map((l) => l.split(","));
+    return lines.map((cells) => Object.fromEntries(header.map((h, i) => [h, cells[i]])));
+  };
+  const at = "2026-11-21T09:00:00.000Z";
+  const rows = ["=1+1", "+1", "-1", "@SUM(A1)", "plain"].map((reason, i) => ({
+    ...auditRow({ package: `p${i}`, reason, agent_model: i === 0 ? "-x" : null }),
+    id: i + 1,
+    ts: at,
+    data: i === 4 ? null : {
+      vulnerabilities: {
+        status: i === 1 ? "unavailable" as const : "fresh" as const,
+        fetched_at: null,
+      },
+      license: { status: "cached" as const, fetched_at: at },
+    },
+  }));
+  const records = parse(auditCsv(rows));
+  assert.deepEqual(
+    records.map((r) => [r.reason, r.vulnerability_data, r.license_data, r.threats]),
+    [
+      ["'=1+1", "fresh", "cached", ""],
+      ["'+1", "unavailable", "cached", ""],
+      ["'-1", "fresh", "cached", ""],
+      ["'@SUM(A1)", "fresh", "cached", ""],
+      ["plain", "not_recorded", "not_recorded", ""],
+    ],
+  );
+  assert.equal(records[0].agent_model, "'-x");
+  const withThreats = auditCsv([{
+    ...rows[4],
+    threats: [{ kind: "typosquat", detail: "like requests" }, { kind: "malicious", id: "MAL-1" }],
+  } as never]);
+  assert.match(withThreats, /,typosquat malicious:MAL-1\n$/);
 });
 
 Deno.test("activityReport() fills every day and counts every denial category", async () => {
@@ -122,6 +160,19 @@ Deno.test("activityReport() fills every day and counts every denial category", a
     });
     assert.deepEqual(report.days.map((d) => d.day), dayRange(NOW, 3));
     assert.deepEqual(report.days.map((d) => d.day), ["2026-11-19", "2026-11-20", "2026-11-21"]);
+    // Nothing before 2026-11-20: the charts start there.
+    assert.equal(report.data_starts, "2026-11-20");
+    assert.deepEqual(chartedDays(report.days, report.data_starts).map((d) => d.day), [
+      "2026-11-20",
+      "2026-11-21",
+    ]);
+    const inside = await activityReport(store.audit, {
+      days: 1,
+      project: null,
+      limit: 10,
+      now: NOW,
+    });
+    assert.equal(inside.data_starts, null, "rows before the window: every day is charted");
     assert.deepEqual(report.days[2].verdicts, { ALLOWED: 0, DENIED: 1, PROVISIONALLY_ALLOWED: 1 });
     assert.equal(report.totals.evaluations, 3);
     assert.equal(report.totals.denials_by_category.DENIAL_BANNED, 1);

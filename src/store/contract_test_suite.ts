@@ -255,6 +255,146 @@ export function storeContract(backend: string, open: StoreOpener): void {
     ticking(),
   );
 
+  test(
+    "audit filter: agent model by case-insensitive prefix, LIKE wildcards taken literally",
+    async ({ store }) => {
+      const models = ["claude-code", "Claude-Sonnet", "cursor", "50%_model", "50xxmodel", null];
+      for (const agent_model of models) {
+        await store.audit.insert(auditRow({ package: "a", agent_model }));
+      }
+      const listed = async (prefix: string) =>
+        (await store.audit.list({ agentModelPrefix: prefix }, 50)).map((r) => r.agent_model).sort();
+      deepStrictEqual(await listed("claude"), ["Claude-Sonnet", "claude-code"]);
+      deepStrictEqual(await listed("CLAUDE-c"), ["claude-code"]);
+      deepStrictEqual(await listed("50%_"), ["50%_model"]);
+      const [group] = await store.audit.group({ agentModelPrefix: "claude" }, []);
+      equal(group.count, 2);
+      const byModel = await store.audit.group({ agentModelPrefix: "cl" }, [
+        "agent_model",
+        "verdict",
+      ]);
+      equal(byModel.reduce((n, g) => n + g.count, 0), 2);
+    },
+    ticking(),
+  );
+
+  test(
+    "approval requests: reject and dismiss only pending requests, with who and why",
+    async ({ store }) => {
+      const base = {
+        version: null,
+        requester: "agent-1",
+        rationale: "needed",
+        agent_model: "claude-sonnet-4-5",
+        agent_version: null,
+        project: "p1",
+        source: "hook",
+      };
+      const a = await store.approvals.create({ ...base, package: "left-pad" });
+      const b = await store.approvals.create({ ...base, package: "tiny" });
+      equal(a.source, "hook");
+      equal((await store.approvals.get(a.id))?.source, "hook");
+      const at = "2026-11-22T00:00:00.000Z";
+      const rejected = await store.approvals.decide(a.id, {
+        status: "REJECTED",
+        reason: "unmaintained since 2019",
+        by: "alice",
+        at,
+      });
+      deepStrictEqual(
+        [rejected?.status, rejected?.decided_by, rejected?.decision_reason, rejected?.decided_at],
+        ["REJECTED", "alice", "unmaintained since 2019", at],
+      );
+      // A decided request stays as it was.
+      const again = await store.approvals.decide(a.id, {
+        status: "DISMISSED",
+        reason: "",
+        by: "bob",
+        at: "2026-11-23T00:00:00.000Z",
+      });
+      deepStrictEqual([again?.status, again?.decided_by], ["REJECTED", "alice"]);
+      const dismissed = await store.approvals.decide(b.id, {
+        status: "DISMISSED",
+        reason: "duplicate",
+        by: "bob",
+        at,
+      });
+      equal(dismissed?.status, "DISMISSED");
+      equal(
+        await store.approvals.decide(b.id + 1000, {
+          ...{ status: "REJECTED" },
+          reason: "x",
+          by: "c",
+          at,
+        }),
+        undefined,
+      );
+      equal(await store.approvals.approvePackages(["left-pad", "tiny"], at), 0);
+      deepStrictEqual(
+        (await store.approvals.list({ status: "REJECTED" })).map((r) => r.package),
+        ["left-pad"],
+      );
+    },
+    ticking(),
+  );
+
+  test(
+    "registry change log: record, get, list newest first by package and page",
+    async ({ store }) => {
+      const base = {
+        kind: "applied" as const,
+        actor: "alice",
+        proposer: "local_file",
+        previous_version: "v1",
+        registry_version: "v2",
+        url: null,
+        reverts: null,
+        request_id: null,
+        detail: "",
+      };
+      const first = await store.changes.record({
+        ...base,
+        package: "left-pad",
+        before: null,
+        after: { name: "left-pad", status: "approved", reason: "needed" },
+      });
+      equal(first.ts, "2026-11-21T00:00:00.000Z");
+      const second = await store.changes.record({
+        ...base,
+        package: "tiny",
+        kind: "opened",
+        before: { name: "tiny", status: "deprecated" },
+        after: { name: "tiny", status: "approved" },
+        url: "https://github.com/o/r/pull/7",
+      });
+      const third = await store.changes.record({
+        ...base,
+        package: "left-pad",
+        before: { name: "left-pad", status: "approved", reason: "needed" },
+        after: null,
+        reverts: first.id,
+      });
+      deepStrictEqual(await store.changes.get(first.id), first);
+      deepStrictEqual(await store.changes.get(second.id), second);
+      equal(await store.changes.get(third.id + 100), undefined);
+      deepStrictEqual((await store.changes.list({}, 10)).map((c) => c.id), [
+        third.id,
+        second.id,
+        first.id,
+      ]);
+      deepStrictEqual((await store.changes.list({ package: "left-pad" }, 10)).map((c) => c.id), [
+        third.id,
+        first.id,
+      ]);
+      deepStrictEqual((await store.changes.list({ beforeId: third.id }, 1)).map((c) => c.id), [
+        second.id,
+      ]);
+      equal((await store.changes.get(third.id))?.reverts, first.id);
+      equal((await store.changes.get(third.id))?.after, null);
+    },
+    ticking(),
+  );
+
   const clock = { at: Date.UTC(2026, 10, 1, 3, 17, 0) };
   test(
     "group() from the rollups equals the raw answer: random rows over 12 days, late rows, more days",

@@ -151,6 +151,33 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX alert_outbox_due ON alert_outbox (state, next_attempt_at);
       CREATE INDEX alert_outbox_created ON alert_outbox (created_at);
+      `,
+  },
+  {
+    version: 7,
+    name: "review lifecycle: request decisions and source, the registry change log",
+    // One row per changed rule or operator decision, newest read first (by id).
+    sql: `
+      ALTER TABLE approval_requests ADD COLUMN source TEXT;
+      ALTER TABLE approval_requests ADD COLUMN decided_by TEXT;
+      ALTER TABLE approval_requests ADD COLUMN decision_reason TEXT;
+      CREATE TABLE registry_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ts TEXT NOT NULL,
+        package TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        actor TEXT,
+        proposer TEXT,
+        previous_version TEXT,
+        registry_version TEXT,
+        url TEXT,
+        reverts INTEGER,
+        request_id INTEGER,
+        detail TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX registry_changes_package ON registry_changes (package, id);
     `,
   },
 ];

@@ -6,6 +6,7 @@
  * @module
  */
 import { connectPostgres, migratePostgres, type Sql } from "./postgres_connection.ts";
+import { createPostgresChangeStore } from "./postgres_changes.ts";
 import { createPostgresApprovalStore } from "./postgres_approvals.ts";
 import { createPostgresAuditStore } from "./postgres_audit.ts";
 import { createPostgresRollups } from "./postgres_rollup.ts";
@@ -61,6 +62,7 @@ export async function openPostgresStore(
     audit,
     approvals: createPostgresApprovalStore(sql, now),
     outbox: createPostgresOutbox(sql, audit, now),
+    changes: createPostgresChangeStore(sql, now),
     async healthy() {
       if (closed) return false;
       try {

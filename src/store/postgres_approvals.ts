@@ -52,5 +52,15 @@ export function createPostgresApprovalStore(sql: Sql, now: () => Date): Approval
         [status, detail, id],
       );
     },
+    async decide(id, decision) {
+      const rows = await sql.unsafe(
+        `UPDATE approval_requests SET status = $1, decided_at = $2, decided_by = $3,
+           decision_reason = $4 WHERE id = $5 AND status = 'PENDING_REVIEW' RETURNING *`,
+        [decision.status, decision.at, decision.by, decision.reason, id],
+      );
+      if (rows.length) return approvalFrom(rows[0], POSTGRES_COLUMNS);
+      const current = await sql.unsafe(`SELECT * FROM approval_requests WHERE id = $1`, [id]);
+      return current.length ? approvalFrom(current[0], POSTGRES_COLUMNS) : undefined;
+    },
   };
 }

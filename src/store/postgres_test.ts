@@ -45,6 +45,7 @@ Deno.test("openPostgresStore() migrates once even when instances start together"
       "audit_log",
       "audit_rollup",
       "audit_rollup_buckets",
+      "registry_changes",
       "scanner_passes",
       "schema_migrations",
     ]);

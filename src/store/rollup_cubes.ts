@@ -100,6 +100,7 @@ export function serves(cube: Cube, filter: AuditFilter, by: readonly AuditGroupK
     [filter.license, "license"],
     [filter.hasLicense || undefined, "license"],
     [filter.agent_model, "agent_model"],
+    [filter.agentModelPrefix, "agent_model"],
     [filter.source, "source"],
   ];
   return needs.every(([value, key]) => value === undefined || has(key));
@@ -142,6 +143,10 @@ export function keyPredicate(cube: Cube, filter: AuditFilter): (keys: CubeKeys) 
   equals("license", filter.license);
   equals("agent_model", filter.agent_model);
   equals("source", filter.source);
+  const prefix = filter.agentModelPrefix?.toLowerCase();
+  if (prefix !== undefined && cube.by.includes("agent_model")) {
+    checks.push((keys) => (keys.agent_model ?? "").toLowerCase().startsWith(prefix));
+  }
   if (filter.hasLicense) checks.push((keys) => keys.license !== null);
   within("package", filter.packages);
   within("verdict", filter.verdicts as AuditVerdict[] | undefined);

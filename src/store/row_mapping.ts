@@ -5,7 +5,16 @@
  *
  * @module
  */
-import type { ApprovalRequest, ApprovalStatus, AuditRow } from "./types.ts";
+import type { ChangeKind } from "../api/enums.ts";
+import type {
+  ApprovalRequest,
+  ApprovalStatus,
+  AuditRow,
+  ChangedRule,
+  NewApprovalRequest,
+  NewRegistryChange,
+  RegistryChange,
+} from "./types.ts";
 
 /** How one backend's driver returns column values. */
 export interface ColumnReader {
@@ -74,6 +83,103 @@ export function approvalFrom(row: StoredRow, read: ColumnReader): ApprovalReques
       : read.time(row.decided_at),
     proposal_status: text(row.proposal_status),
     proposal_detail: text(row.proposal_detail),
+    source: text(row.source),
+    decided_by: text(row.decided_by),
+    decision_reason: text(row.decision_reason),
+  };
+}
+
+/** Columns of `approval_requests` an insert writes, in the order of {@link approvalValues}. */
+export const APPROVAL_INSERT_COLUMNS = [
+  "package",
+  "version",
+  "project",
+  "requester",
+  "rationale",
+  "agent_model",
+  "agent_version",
+  "source",
+  "status",
+  "created_at",
+] as const;
+
+/** The values of a new approval request's insert (status `PENDING_REVIEW`), for both backends. */
+export function approvalValues(
+  request: NewApprovalRequest,
+  createdAt: string,
+): Array<string | null> {
+  return [
+    request.package,
+    request.version,
+    request.project,
+    request.requester,
+    request.rationale,
+    request.agent_model,
+    request.agent_version,
+    request.source ?? null,
+    "PENDING_REVIEW",
+    createdAt,
+  ];
+}
+
+/** Columns of `registry_changes` an insert writes, in the order of {@link changeValues}. */
+export const CHANGE_INSERT_COLUMNS = [
+  "ts",
+  "package",
+  "kind",
+  "before",
+  "after",
+  "actor",
+  "proposer",
+  "previous_version",
+  "registry_version",
+  "url",
+  "reverts",
+  "request_id",
+  "detail",
+] as const;
+
+/** The values of a change-log insert (rules as JSON text), once for both backends. */
+export function changeValues(
+  change: NewRegistryChange,
+  ts: string,
+): Array<string | number | null> {
+  const json = (value: unknown) => value === null ? null : JSON.stringify(value);
+  return [
+    ts,
+    change.package,
+    change.kind,
+    json(change.before),
+    json(change.after),
+    change.actor,
+    change.proposer,
+    change.previous_version,
+    change.registry_version,
+    change.url,
+    change.reverts,
+    change.request_id,
+    change.detail,
+  ];
+}
+
+/** Maps a stored `registry_changes` row to a {@link RegistryChange}. */
+export function changeFrom(row: StoredRow, read: ColumnReader): RegistryChange {
+  const num = (value: unknown) => value === null || value === undefined ? null : Number(value);
+  return {
+    id: Number(row.id),
+    ts: read.time(row.ts),
+    package: String(row.package),
+    kind: String(row.kind) as ChangeKind,
+    before: read.json<ChangedRule | null>(row.before, null),
+    after: read.json<ChangedRule | null>(row.after, null),
+    actor: text(row.actor),
+    proposer: text(row.proposer),
+    previous_version: text(row.previous_version),
+    registry_version: text(row.registry_version),
+    url: text(row.url),
+    reverts: num(row.reverts),
+    request_id: num(row.request_id),
+    detail: String(row.detail ?? ""),
   };
 }
 

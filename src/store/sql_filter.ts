@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { APPROVAL_INSERT_COLUMNS, approvalValues } from "./row_mapping.ts";
 import type {
   ApprovalFilter,
   AuditFilter,
@@ -190,6 +191,10 @@ export function auditWhere(filter: AuditFilter, dialect: SqlDialect, firstParam 
   if (filter.packages) inList("package", filter.packages);
   if (filter.until) parts.push(`ts < ${param(filter.until)}`);
   if (filter.agent_model) parts.push(`agent_model = ${param(filter.agent_model)}`);
+  if (filter.agentModelPrefix) {
+    const pattern = filter.agentModelPrefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    parts.push(`lower(agent_model) LIKE ${param(`${pattern}%`)} ESCAPE '\\'`);
+  }
   if (filter.source) parts.push(`source = ${param(filter.source)}`);
   if (filter.registryKnown) parts.push("registry_status IS NOT NULL");
   if (filter.before) {
@@ -228,21 +233,9 @@ export function approvalInsert(
   createdAt: string,
   dialect: SqlDialect,
 ): { sql: string; params: Array<string | null> } {
-  const params = [
-    request.package,
-    request.version,
-    request.project,
-    request.requester,
-    request.rationale,
-    request.agent_model,
-    request.agent_version,
-    createdAt,
-  ];
   return {
-    sql: `INSERT INTO approval_requests (package, version, project, requester, rationale,
-      agent_model, agent_version, status, created_at)
-      VALUES (${params.slice(0, 7).map((_, i) => dialect.placeholder(i + 1)).join(", ")},
-        'PENDING_REVIEW', ${dialect.placeholder(8)})`,
-    params,
+    sql: `INSERT INTO approval_requests (${APPROVAL_INSERT_COLUMNS.join(", ")})
+      VALUES (${APPROVAL_INSERT_COLUMNS.map((_, i) => dialect.placeholder(i + 1)).join(", ")})`,
+    params: approvalValues(request, createdAt),
   };
 }

@@ -9,6 +9,7 @@
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 import { createSqliteApprovalStore } from "./sqlite_approvals.ts";
+import { createSqliteChangeStore } from "./sqlite_changes.ts";
 import { createSqliteAuditStore } from "./sqlite_audit.ts";
 import { createSqliteOutbox } from "./sqlite_outbox.ts";
 import { createTransaction, type Transaction } from "./sqlite_transaction.ts";
@@ -87,6 +88,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     audit,
     approvals: createSqliteApprovalStore(db, inTransaction, now),
     outbox: createSqliteOutbox(db, inTransaction, audit, now),
+    changes: createSqliteChangeStore(db, now),
     healthy: () =>
       Promise.resolve().then(() => {
         if (closed) return false;

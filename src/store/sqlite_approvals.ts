@@ -21,12 +21,15 @@ export function insertSqliteApproval(
   const result = db.prepare(insert.sql).run(...insert.params);
   return {
     ...request,
+    source: request.source ?? null,
     id: Number(result.lastInsertRowid),
     status: "PENDING_REVIEW" as const,
     created_at,
     decided_at: null,
     proposal_status: null,
     proposal_detail: null,
+    decided_by: null,
+    decision_reason: null,
   };
 }
 
@@ -70,6 +73,17 @@ export function createSqliteApprovalStore(
         db.prepare(
           "UPDATE approval_requests SET proposal_status = ?, proposal_detail = ? WHERE id = ?",
         ).run(status, detail, id);
+      }),
+    decide: (id, decision) =>
+      Promise.resolve().then(() => {
+        db.prepare(
+          `UPDATE approval_requests SET status = ?, decided_at = ?, decided_by = ?,
+             decision_reason = ? WHERE id = ? AND status = 'PENDING_REVIEW'`,
+        ).run(decision.status, decision.at, decision.by, decision.reason, id);
+        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
+          | Row
+          | undefined;
+        return row ? approvalFrom(row, SQLITE_COLUMNS) : undefined;
       }),
   };
 }

@@ -38,13 +38,13 @@ Deno.test("openSqliteStore() migrates once, uses WAL and records schema_migratio
   await openSqliteStore(path).close();
   await openSqliteStore(path).close();
   const migrations = queryDb(path, "SELECT version FROM schema_migrations");
-  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3, 4, 5, 6]);
+  deepStrictEqual(migrations.map((m) => m.version), [1, 2, 3, 4, 5, 6, 7]);
   equal(queryDb(path, "PRAGMA journal_mode")[0].journal_mode, "wal");
   const tables = queryDb(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     .map((t) => t.name);
   ok(
     tables.includes("audit_log") && tables.includes("approval_requests") &&
-      tables.includes("schema_migrations"),
+      tables.includes("schema_migrations") && tables.includes("registry_changes"),
   );
   const indexes = queryDb(
     path,

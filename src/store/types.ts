@@ -9,6 +9,7 @@ import type {
   AppliedException,
   DecisionData,
   DenialCategory,
+  PackageRule,
   RegistryStatus,
   Threat,
   Verdict,
@@ -74,6 +75,8 @@ export interface AuditFilter {
   /** Exclusive upper bound on `ts` (ISO-8601). */
   until?: string;
   agent_model?: string;
+  /** Keep only rows whose agent model starts with this text (case-insensitive). */
+  agentModelPrefix?: string;
   source?: string;
   /** Keep only rows recorded while the registry listed the package (`registry_status` set). */
   registryKnown?: boolean;
@@ -131,7 +134,7 @@ export type AuditReader = Pick<AuditStore, "list" | "group">;
 
 /** Statuses of an approval request. */
 export type { ApprovalStatus } from "../api/enums.ts";
-import type { ApprovalStatus } from "../api/enums.ts";
+import type { ApprovalStatus, ChangeKind } from "../api/enums.ts";
 
 /** An approval request before it is stored. */
 export interface NewApprovalRequest {
@@ -142,6 +145,8 @@ export interface NewApprovalRequest {
   rationale: string;
   agent_model: string | null;
   agent_version: string | null;
+  /** The call source the request came through (`X-Policy-Source`, `mcp`); null before v7. */
+  source?: string | null;
 }
 
 /** An approval request as stored (SPEC §8). */
@@ -153,6 +158,18 @@ export interface ApprovalRequest extends NewApprovalRequest {
   /** Outcome of the proposer fired for this request, once known. */
   proposal_status: string | null;
   proposal_detail: string | null;
+  /** The operator who rejected or dismissed the request. */
+  decided_by: string | null;
+  /** Why it was rejected or dismissed. */
+  decision_reason: string | null;
+}
+
+/** An operator's decision that closes a pending request without approving it. */
+export interface RequestDecision {
+  status: "REJECTED" | "DISMISSED";
+  reason: string;
+  by: string;
+  at: string;
 }
 
 /** Filter of approval request listings. */
@@ -174,6 +191,59 @@ export interface ApprovalStore {
   approvePackages(packages: string[], decidedAt: string): Promise<number>;
   /** Records what the proposer said about a request. */
   recordProposal(id: number, status: string, detail: string): Promise<void>;
+  /**
+   * Rejects or dismisses a request that is still `PENDING_REVIEW`; returns
+   * the row afterwards (unchanged when it was not pending), or undefined.
+   */
+  decide(id: number, decision: RequestDecision): Promise<ApprovalRequest | undefined>;
+}
+
+/** A registry rule as the change log stores it (the compiled rule's fields, any status text). */
+export type ChangedRule = Omit<PackageRule, "status"> & { status: string };
+
+/** A registry change-log entry before it is stored. */
+export interface NewRegistryChange {
+  /** Normalised package name. */
+  package: string;
+  kind: ChangeKind;
+  /** The rule before the change (null: the package was not in the registry). */
+  before: ChangedRule | null;
+  /** The rule after (or, for a proposal not applied yet, the rule proposed); null: removed. */
+  after: ChangedRule | null;
+  /** Who: the operator or agent behind a proposal, null for a reload without one. */
+  actor: string | null;
+  /** The proposer that ran (`local_file`, `github`, …), null for a bare reload. */
+  proposer: string | null;
+  previous_version: string | null;
+  registry_version: string | null;
+  /** The pull request of a `github` proposal. */
+  url: string | null;
+  /** The entry this change reverts. */
+  reverts: number | null;
+  /** The approval request a rejection or dismissal closed. */
+  request_id: number | null;
+  detail: string;
+}
+
+/** A stored registry change-log entry. */
+export interface RegistryChange extends NewRegistryChange {
+  id: number;
+  ts: string;
+}
+
+/** Filter of change-log listings. */
+export interface ChangeFilter {
+  package?: string;
+  /** Entries before this id (newest first paging). */
+  beforeId?: number;
+}
+
+/** The registry change log: append-only. */
+export interface ChangeStore {
+  record(change: NewRegistryChange): Promise<RegistryChange>;
+  get(id: number): Promise<RegistryChange | undefined>;
+  /** Newest first. */
+  list(filter: ChangeFilter, limit: number): Promise<RegistryChange[]>;
 }
 
 /** The whole store: audit log, approval requests and lifecycle. */
@@ -182,6 +252,8 @@ export interface Store {
   readonly approvals: ApprovalStore;
   /** The alert outbox (issue #32). */
   readonly outbox: OutboxStore;
+  /** The registry change log (issue #31). */
+  readonly changes: ChangeStore;
   /** Whether the database answers; `/health` turns `false` into 503. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;

@@ -56,8 +56,14 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "Security",
         "Legal",
         "Agents",
+        "Approval requests",
+        "Registry history",
         "Registry workshop",
       ]);
+      // Every page says whether the upstreams answer, from what /health knows.
+      const strip = await page.locator("[data-testid=status-strip]").innerText();
+      includes(strip, "OSV (vulnerabilities)");
+      includes(strip, "PyPI (licenses, releases)");
       assert.deepEqual(await page.locator("a[aria-current=page]").innerText(), "Overview");
       // The chart is an image with a text description, and a table of the same numbers.
       const chart = page.locator("#evaluations-chart svg[role=img]");
@@ -71,14 +77,14 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
 
     await t.step("a package page shows its rule, replacement, projects and history", async () => {
       await page.goto(`${server.url}/dashboard/package/pycrypto`);
-      includes(await text("[data-testid=package-rule]"), "banned");
+      includes(await text("[data-testid=package-rule]"), "Banned");
       assert.equal(await text("[data-testid=package-replacement]"), "cryptography");
       assert.equal(
         await page.locator("[data-testid=package-replacement] a").getAttribute("href"),
         "/dashboard/package/cryptography",
       );
       includes(await text("[data-testid=package-projects]"), "web");
-      includes(await text("[data-testid=package-history]"), "DENIED");
+      includes(await text("[data-testid=package-history]"), "Denied");
       assert.equal(
         await page.locator("[data-testid=propose-rule]").getAttribute("href"),
         "/dashboard/registry?package=pycrypto#propose",
@@ -123,6 +129,12 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "requests",
       ]);
       await page.screenshot({ path: join(shots, "audit.png"), fullPage: true });
+      const overflow = Number(
+        await page.evaluate(
+          "(() => { const w = document.querySelector('[data-testid=audit-rows]').closest('.table-wrap'); return w.scrollWidth - w.clientWidth; })()",
+        ),
+      );
+      assert.ok(overflow <= 0, `the audit table is ${overflow}px wider than its card at 1280 px`);
     });
 
     await t.step(
@@ -130,10 +142,13 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       async () => {
         await page.goto(`${server.url}/dashboard/security`);
         assert.deepEqual(await text("[data-testid=total-denials]"), "2");
+        // Every evaluation had OSV data: no caveat; the scanner's state is said, not implied.
+        assert.equal(await page.locator("[data-testid=total-denials-caveat]").count(), 0);
+        includes(await text("#alerts"), "scanner");
         assert.deepEqual(await text("[data-testid=rule-denials]"), "1");
         includes(await text("[data-testid=top-denied-DENIAL_BANNED]"), "pycrypto");
         const categories = await text("ul[aria-label='Denials per category']");
-        for (const label of ["Banned", "Deprecated", "Version constraint", "CVE", "Licence"]) {
+        for (const label of ["Banned", "Deprecated", "Version constraint", "CVE", "License"]) {
           includes(categories, label);
         }
         const severities = await text("ul[aria-label='Denials per severity']");
@@ -165,6 +180,25 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       },
     );
 
+    await t.step(
+      "audit filters normalise names, match agent models by prefix, know projects",
+      async () => {
+        await page.goto(`${server.url}/dashboard/audit?package=PyCrypto`);
+        includes(await text("[data-testid=audit-summary]"), "of 1 matching");
+        await page.goto(`${server.url}/dashboard/audit?agent_model=Claude`);
+        includes(await text("[data-testid=audit-summary]"), "of 2 matching");
+        const options = await page.locator("datalist#known-projects option").evaluateAll(
+          (nodes) => nodes.map((n) => n.getAttribute("value")),
+        );
+        assert.deepEqual(options, ["api", "policyd", "web"]);
+        await page.goto(`${server.url}/dashboard/audit?project=wbe`);
+        const notice = await text("[data-testid=unknown-project]");
+        includes(notice, "No project named wbe has recorded anything (did you mean web?)");
+        await page.goto(`${server.url}/dashboard/security?project=ap`);
+        includes(await text("[data-testid=unknown-project]"), "did you mean api");
+      },
+    );
+
     await t.step("the agents page counts evaluations per agent", async () => {
       await page.goto(`${server.url}/dashboard/agents`);
       const rows = await page.locator("[data-testid=agents] tbody tr").allInnerTexts();
@@ -178,8 +212,20 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "0",
         "2",
       ]);
-      assert.ok(rows.some((r) => r.startsWith("(unknown agent)")), rows.join("\n"));
-      assert.deepEqual(await text("[data-testid=total-evaluations]"), "6");
+      // People and scripts without agent headers are counted apart, not as an unknown agent.
+      assert.ok(!rows.some((r) => r.startsWith("(unknown agent)")), rows.join("\n"));
+      assert.deepEqual(await text("[data-testid=total-evaluations]"), "3");
+      assert.deepEqual(await text("[data-testid=people-evaluations]"), "3");
+      includes(await text("[data-testid=people]"), "3 evaluations without an agent model");
+      includes(await text("#agent-trends"), "claude-code");
+      includes(await text("[data-testid=weekly-rate-claude-code]"), "100%");
+      // The drill-down opens the agent's decisions in the audit log.
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/audit\?agent_model=claude-code/),
+        page.click("[data-testid=agents] tr[data-agent=claude-code] a"),
+      ]);
+      includes(await text("[data-testid=audit-summary]"), "of 2 matching");
+      await page.goBack();
       await page.screenshot({ path: join(shots, "agents.png"), fullPage: true });
     });
 
@@ -221,6 +267,39 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
       assert.equal(icon.headers()["content-type"], "image/x-icon");
     });
 
+    await t.step("every page at 1440 and 390 px: screenshots, no sideways scrolling", async () => {
+      const pages = [
+        ["/", "overview"],
+        ["/dashboard/audit", "audit"],
+        ["/dashboard/security", "security"],
+        ["/dashboard/legal", "legal"],
+        ["/dashboard/agents", "agents"],
+        ["/dashboard/requests", "requests"],
+        ["/dashboard/history", "history"],
+        ["/dashboard/registry", "registry"],
+        ["/dashboard/package/pycrypto", "package"],
+        ["/dashboard/nowhere", "not-found"],
+      ];
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const [path, name] of pages) {
+          await page.goto(`${server.url}${path}`);
+          if (path === "/dashboard/registry") await page.waitForSelector("body[data-ready=true]");
+          await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+          assert.equal(
+            await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"),
+            true,
+            `${path} scrolls sideways at ${width} px`,
+          );
+          if (width === 1440 && path === "/") {
+            const height = Number(await page.evaluate("document.documentElement.scrollHeight"));
+            assert.ok(height < 4000, `the overview is ${height}px long`);
+          }
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
     await t.step("no request left loopback and the pages raised no errors", () => {
       assert.ok(recorder.requests.length > 0);
       assert.deepEqual(recorder.offLoopback, []);
@@ -258,6 +337,10 @@ Deno.test(
         assert.ok(days >= 14, `${days} bars`);
         includes(await page.locator("#evaluations-chart desc").innerHTML(), "from 2026-11-08 to");
         await page.screenshot({ path: join(shots, "overview-history.png"), fullPage: true });
+        // A 90-day window starts its charts where the data starts, not with 76 empty days.
+        await page.goto(`${server.url}/?days=90`);
+        includes(await page.locator("#evaluations-chart desc").innerHTML(), "from 2026-11-08 to");
+        includes(await text("#evaluations-per-day"), "Recorded data starts on 2026-11-08");
       });
 
       await t.step("the audit log pages with its cursor", async () => {
@@ -289,6 +372,17 @@ Deno.test(
         assert.ok(await menu.isVisible());
         assert.ok(!(await page.locator("nav[aria-label=Dashboards]").isVisible()));
         await page.screenshot({ path: join(shots, "phone-overview.png") });
+        // Charts keep a readable height (not a 60 px strip) and scroll inside their card.
+        const chart = await page.locator("#evaluations-chart svg").boundingBox();
+        assert.ok(chart && chart.height >= 150, JSON.stringify(chart));
+        assert.equal(
+          await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"),
+          true,
+          "the overview does not scroll sideways",
+        );
+        await page.locator("#evaluations-per-day").screenshot({
+          path: join(shots, "phone-chart.png"),
+        });
         await page.locator("#top-denied").screenshot({ path: join(shots, "phone-top-denied.png") });
         await menu.click();
         assert.equal(await menu.getAttribute("aria-expanded"), "true");
@@ -347,6 +441,13 @@ Deno.test(
         const main = await text("main");
         assert.ok(!main.includes("No CVE denials in this window."), path);
         assert.ok(!main.includes("Every evaluated package"), path);
+        // Bold figures carry their own caveat, and the strip does not call OSV or PyPI healthy.
+        includes(
+          await text("[data-testid=total-denials-caveat]"),
+          "2 of 2 evaluations not checked",
+        );
+        const strip = await text("[data-testid=status-strip]");
+        assert.ok(!/answering/.test(strip), strip);
         await page.screenshot({
           path: join(shots, `${path.split("/").at(-1)}-unavailable.png`),
           fullPage: true,

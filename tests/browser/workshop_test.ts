@@ -54,7 +54,7 @@ Deno.test(
             await page.locator("[data-testid=registry-table] tbody tr").count(),
             registry.packages.length,
           );
-          includes(await text("tr[data-package=pycrypto]"), "banned");
+          includes(await text("tr[data-package=pycrypto]"), "Banned");
           includes(await text("[data-testid=pending-table]"), "six");
           includes(await text("[data-testid=pending-table]"), "mysterylib");
           await page.screenshot({ path: join(shots, "registry.png"), fullPage: true });
@@ -69,7 +69,7 @@ Deno.test(
           // The confirmation appears in the pending card, beside the button that caused it.
           await page.waitForSelector("[data-testid=pending-result].ok");
           const confirmation = await text("[data-testid=pending-result]");
-          includes(confirmation, "applied");
+          includes(confirmation, "Applied");
           assert.ok(!confirmation.includes(server.dir), `a server path in: ${confirmation}`);
           assert.ok(!/\/tmp\/|registry\.yaml/.test(confirmation), confirmation);
           assert.ok(await page.locator("[data-testid=pending-result]").isVisible());
@@ -80,17 +80,23 @@ Deno.test(
             result.y + result.height <= pendingCard.y + pendingCard.height,
             "inside the pending card",
           );
-          includes(await text("[data-testid=registry-table] tr[data-package=six]"), "approved");
+          includes(await text("[data-testid=registry-table] tr[data-package=six]"), "Approved");
           assert.equal(
             await page.locator("[data-testid=pending-body] tr[data-package=six]").count(),
             0,
           );
           const live = await (await fetch(`${server.url}/api/v1/registry`)).json();
           assert.equal(await text("[data-testid=side-registry-version]"), live.version);
-          // The registry version changed, and the confirmation names the new one.
-          assert.notEqual(live.version, before);
+          assert.equal(
+            await text("[data-testid=side-package-count]"),
+            String(live.packages.length),
+          );
+          // The example registry authors its version label: an edit keeps it, and the
+          // confirmation says so rather than calling the rule unchanged.
+          assert.equal(live.version, before);
           assert.equal(await text("[data-testid=new-registry-version]"), live.version);
-          includes(confirmation, `was ${before}`);
+          includes(confirmation, "authored version label is kept");
+          assert.ok(!confirmation.includes("unchanged"), confirmation);
           await page.locator("#pending").screenshot({ path: join(shots, "registry-approved.png") });
           includes(
             await text("[data-testid=registry-summary]"),
@@ -111,7 +117,7 @@ Deno.test(
         await page.fill("#rule-replacement", "six");
         await page.click("#rule-form button[type=submit]");
         await page.waitForSelector("[data-testid=registry-table] tr[data-package=mysterylib]");
-        includes(await text("[data-testid=registry-table] tr[data-package=mysterylib]"), "banned");
+        includes(await text("[data-testid=registry-table] tr[data-package=mysterylib]"), "Banned");
         const evaluation = await evaluate(server, "mysterylib");
         assert.equal(evaluation.verdict, "DENIED");
         assert.equal(evaluation.denial_category, "DENIAL_BANNED");
@@ -191,7 +197,7 @@ Deno.test(
         includes(await text("[data-testid=proposal-result]"), "nose → banned");
         assert.equal((await evaluate(server, "nose")).denial_category, "DENIAL_BANNED");
         await page.goto(`${server.url}/dashboard/package/nose`);
-        includes(await text("[data-testid=package-rule]"), "banned");
+        includes(await text("[data-testid=package-rule]"), "Banned");
         await page.screenshot({ path: join(shots, "package-after-triage.png"), fullPage: true });
       });
 

@@ -53,10 +53,8 @@ Deno.test("agents report: people within (unknown agent), by source, in the JSON 
 
     await t.step("the agents dashboard shows them as people", async () => {
       const html = await (await fetch(`${server.url}/dashboard/agents`)).text();
-      assert.match(html, /data-testid="people-evaluations">4</);
-      assert.match(html, /\(unknown agent\)<span class="muted" data-testid="unknown-people">/);
-      assert.match(html, /\(4 from people\)/);
-      const people = html.slice(html.indexOf('data-testid="people"'));
+      assert.match(html, /5 evaluations without an agent model/);
+      const people = html.slice(html.indexOf('data-testid="people-sources"'));
       assert.match(people, /<td>policy check<\/td><td class="num">2<\/td>/);
       assert.match(people, /<td>git commits \(pre-commit hook\)<\/td><td class="num">1<\/td>/);
     });

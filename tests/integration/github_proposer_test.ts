@@ -143,6 +143,40 @@ Deno.test("github proposer: PR, amend, push failure, then the merge webhook appr
     );
 
     await t.step(
+      "the change log names the merged pull request; a revert opens a removal pull request",
+      async () => {
+        const log = await call(server.url, "GET", "/api/v1/registry/changes?package=left-pad");
+        const [merged, amended, opened] = log.body.items;
+        assert.deepEqual(
+          [merged.kind, merged.proposer, merged.url, merged.before, merged.after.status],
+          ["reloaded", "github", github.pulls[0].html_url, null, "approved"],
+        );
+        assert.deepEqual([amended.kind, opened.kind], ["amended", "opened"]);
+        const revert = await call(
+          server.url,
+          "POST",
+          `/api/v1/registry/changes/${merged.id}/revert`,
+        );
+        assert.equal(revert.status, 200, JSON.stringify(revert.body));
+        assert.equal(revert.body.result.status, "opened", revert.body.result.detail);
+        assert.equal(revert.body.result.branch, "policy/removal/left-pad");
+        // The removal's document is the one before the merge, byte for byte.
+        assert.equal(
+          await remote.show("policy/removal/left-pad", "registry/registry.yaml"),
+          example,
+        );
+        const after = await call(server.url, "GET", "/api/v1/registry/changes?package=left-pad");
+        assert.deepEqual(
+          [after.body.items[0].kind, after.body.items[0].after, after.body.items[0].reverts],
+          ["opened", null, merged.id],
+        );
+        // Nothing is live before the merge.
+        const evaluation = await call(server.url, "GET", "/api/v1/evaluate?package=left-pad");
+        assert.equal(evaluation.body.registry_status, "approved");
+      },
+    );
+
+    await t.step(
       "a merge webhook whose pull fails answers 502 and keeps the registry",
       async () => {
         const before = await Deno.readFile(server.registryPath);

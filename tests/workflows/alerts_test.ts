@@ -10,6 +10,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
 import { createAlertReceiver } from "../helpers/alert_receiver.ts";
+import { OPERATOR, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 const SECRET = "workflow-alerts-secret-0123456789";
 
@@ -107,8 +108,15 @@ Deno.test(
       }
     },
     {
-      requires:
-        "operator (member of OPERATOR_GROUP in org mode) for GET /api/v1/alerts and the actions; ALERTS_* settings on the server",
+      requires: [
+        QUICKSTART_SERVER + "; REGISTRY_PROPOSER=local_file (quickstart's) for the approval",
+        OPERATOR + " for GET /api/v1/alerts, retry and mute",
+        "ALERTS_WEBHOOK_URL and ALERTS_WEBHOOK_SECRET on the server (see Settings), pointing at a " +
+        "receiver the server can reach (offline, a loopback HTTP server that checks " +
+        "X-Policyd-Signature-256 and answers 2xx, as this test does)",
+        "`cve_alert` and `malicious_seen` only after a scanner pass (CVE_SCAN_SCHEDULE); " +
+        "`upstream_down` after OSV or PyPI failed for ALERTS_UPSTREAM_DOWN_AFTER_S",
+      ],
     },
   ),
 );

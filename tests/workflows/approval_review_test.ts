@@ -6,6 +6,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, OPERATOR, ORG_MODE_IDENTITY, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 Deno.test(
   "an operator approves an agent's request",
@@ -70,8 +71,10 @@ Deno.test(
     },
     {
       requires: [
-        "the agent: nothing beyond a running server (in org mode, the gateway's identity headers)",
-        "the approval: an operator (anyone in single-user mode; a member of OPERATOR_GROUP in org mode); REGISTRY_PROPOSER=local_file or local_git writes the rule at once",
+        "the agent: " + QUICKSTART_SERVER + "; " + ORG_MODE_IDENTITY,
+        "the approval: " + OPERATOR + "; REGISTRY_PROPOSER=local_file or local_git " +
+        "(quickstart's) writes the rule at once, so the request shows `queued` until then",
+        LOOKUPS,
       ],
     },
   ),

@@ -6,6 +6,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 interface AuditRowBody {
   id: number;
@@ -88,8 +89,12 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode any authenticated identity)",
+      requires: [
+        QUICKSTART_SERVER,
+        "in org mode, any authenticated identity",
+        LOOKUPS,
+        "`CVE_ALERT` rows only after a scanner pass (CVE_SCAN_SCHEDULE)",
+      ],
     },
   ),
 );

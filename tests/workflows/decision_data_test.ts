@@ -6,6 +6,7 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { DOC_TIME, workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 interface DataSource {
   status: "fresh" | "cached" | "unavailable" | "skipped";
@@ -60,7 +61,14 @@ Deno.test(
         await app.close();
       }
     },
-    { requires: "nothing beyond a running server (single-user mode)" },
+    {
+      requires: [
+        QUICKSTART_SERVER,
+        LOOKUPS,
+        "a lookup cache for `cached`: REDIS_URL unset (the in-process cache) or a Redis, and " +
+        "CACHE_TTL_SECONDS above 0; with REDIS_URL=none every answer is `fresh`",
+      ],
+    },
   ),
 );
 
@@ -103,8 +111,11 @@ Deno.test(
       }
     },
     {
-      requires:
-        "an `exceptions` entry in the registry YAML (added through review like any rule change)",
+      requires: [
+        "an `exceptions` entry in the registry YAML at REGISTRY_PATH (format under Conventions; " +
+        "added through review like any rule change)",
+        LOOKUPS + "; the waived vulnerability must be one OSV reports",
+      ],
     },
   ),
 );

@@ -143,17 +143,31 @@ Deno.test("two full runs give byte-identical documents, also with --parallel and
   });
 });
 
-Deno.test("a failed run leaves the committed document untouched unless --write is given", async () => {
+Deno.test("a failed run rewrites the document without the failing workflows, names them and exits non-zero", async () => {
   await withProject(["orders", "flaky"], async (dir) => {
     assert.equal((await runner(dir, ["run", "--", "-A"])).code, 0);
-    const md = await read(dir);
-    const json = await read(dir, "workflows.json");
-    assert.deepEqual(names(md), ["Flaky checkout", "Place an order", "Check health"]);
+    assert.deepEqual(names(await read(dir)), ["Flaky checkout", "Place an order", "Check health"]);
     const failed = await runner(dir, ["run", "--", "-A"], { FIXTURE_FAIL: "1" });
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /tests failed: workflows\.md and workflows\.json left untouched/);
-    assert.equal(await read(dir), md);
-    assert.equal(await read(dir, "workflows.json"), json);
+    assert.match(
+      failed.stderr,
+      /not published in workflows\.md: "Flaky checkout" \(a workflow whose test fails is not published\)/,
+    );
+    assert.deepEqual(names(await read(dir)), ["Place an order", "Check health"]);
+    const json = JSON.parse(await read(dir, "workflows.json"));
+    assert.deepEqual(json.workflows.map((w: { name: string }) => w.name), [
+      "Place an order",
+      "Check health",
+    ]);
+  });
+});
+
+Deno.test("the document is generated, not required: a run with it deleted writes a new one", async () => {
+  await withProject(["orders"], async (dir) => {
+    await assert.rejects(read(dir), Deno.errors.NotFound);
+    const run = await runner(dir, ["run", "--", "-A"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(names(await read(dir)), ["Place an order", "Check health"]);
   });
 });
 

@@ -7,6 +7,7 @@ import { deepStrictEqual, equal, match } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { startFakeIndex } from "../helpers/fake_index.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 const JSON_TYPE = "application/vnd.pypi.simple.v1+json";
 
@@ -79,6 +80,14 @@ Deno.test(
         await index.close();
       }
     },
-    { requires: "nothing beyond a running server (single-user mode) and an upstream index" },
+    {
+      requires: [
+        QUICKSTART_SERVER,
+        "an upstream simple index at INDEX_UPSTREAM_URL (default https://pypi.org/simple/; " +
+        "offline, a mirror or a loopback server serving `/simple/<name>/` and its files, as " +
+        "this test does)",
+        LOOKUPS,
+      ],
+    },
   ),
 );

@@ -6,6 +6,7 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { AgentTestClient, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 const MCP_HEADERS = {
   accept: "application/json, text/event-stream",
@@ -51,8 +52,11 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode the same identity as the API)",
+      requires: [
+        QUICKSTART_SERVER,
+        "in org mode, the same identity as the API",
+        "no upstream: the banned package is decided by the registry alone",
+      ],
     },
   ),
 );

@@ -11,6 +11,15 @@ import { signBody } from "../../src/approvals/webhook.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
 import { createBareRemote, git } from "../helpers/git_fixture.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
+import { exactly } from "../helpers/contract_fields.ts";
+import { EvaluationSchema, HealthSchema } from "../../src/api/mod.ts";
+import {
+  LOOKUPS,
+  OPERATOR,
+  ORG_MODE_IDENTITY,
+  PYPI,
+  QUICKSTART_SERVER,
+} from "../helpers/requires.ts";
 
 Deno.test(
   "check a package before adding it",
@@ -30,6 +39,7 @@ Deno.test(
           query: { package: "black", version: "19.10b0", project: "shop-api" },
         });
         const body = unknown.json<{ verdict: string; license: string }>();
+        exactly(EvaluationSchema, body);
         equal(body.verdict, "PROVISIONALLY_ALLOWED");
         equal(body.license, "MIT");
         await stepBoundary(
@@ -44,8 +54,7 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [QUICKSTART_SERVER, ORG_MODE_IDENTITY, LOOKUPS],
     },
   ),
 );
@@ -89,8 +98,13 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [
+        QUICKSTART_SERVER,
+        ORG_MODE_IDENTITY,
+        LOOKUPS,
+        "`latest_version` comes from PyPI: when it is `null` (PyPI unavailable), check the " +
+        "replacement without a version and pin what your resolver installs",
+      ],
     },
   ),
 );
@@ -101,7 +115,8 @@ Deno.test(
     "Request approval for a new package",
     "File a non-blocking request to add a provisionally allowed package to the registry, then see it in the queue. The request approves nothing by itself: an operator decides.",
     async () => {
-      const app = await workflowApp("request");
+      // The proposer `policyd quickstart` runs: a request waits for an operator (`queued`).
+      const app = await workflowApp("request", { env: { REGISTRY_PROPOSER: "local_file" } });
       try {
         const client = new AgentTestClient(app.built.app);
         const check = await client.get("/api/v1/evaluate", {
@@ -133,14 +148,20 @@ Deno.test(
         const id = request.json<{ id: number }>().id;
         const one = await client.get(`/api/v1/approval-requests/${id}`);
         equal(one.status, 200);
-        equal(one.json<{ proposal_status: string }>().proposal_status, "logged");
+        equal(one.json<{ proposal_status: string }>().proposal_status, "queued");
       } finally {
         await app.close();
       }
     },
     {
-      requires:
-        "nothing beyond a running server; what `proposal_status` says depends on the server's REGISTRY_PROPOSER (`logged` with log_only, shown here; `queued` with local_file or local_git, which wait for an operator; `opened` with github)",
+      requires: [
+        QUICKSTART_SERVER,
+        ORG_MODE_IDENTITY,
+        PYPI + ": the package must exist for the evaluation to be PROVISIONALLY_ALLOWED",
+        "`proposal_status` depends on REGISTRY_PROPOSER (see Settings): `queued` with " +
+        "local_file or local_git (quickstart's, shown here: the request waits for an operator), " +
+        "`logged` with log_only, `opened` with github",
+      ],
     },
   ),
 );
@@ -182,8 +203,10 @@ Deno.test(
     },
     {
       requires: [
-        "an operator (anyone in single-user mode; a member of OPERATOR_GROUP in org mode)",
-        "REGISTRY_PROPOSER=local_file (or local_git) on the server: the rule is written and live at once",
+        OPERATOR,
+        "REGISTRY_PROPOSER=local_file (or local_git; quickstart's) with REGISTRY_PATH in a " +
+        "writable directory: the rule is written and live at once",
+        LOOKUPS,
       ],
     },
   ),
@@ -253,6 +276,8 @@ Deno.test(
     {
       requires: [
         "REGISTRY_WEBHOOK_SECRET set on the server (without it every delivery is 403)",
+        "only `pull_request` with `action: closed` and `pull_request.merged: true` triggers the " +
+        "pull; `ping` is answered, any other event or action is `202 {ignored: true}`",
         "a git-backed registry: REGISTRY_PATH inside a git clone whose remote receives the merge",
         "no identity: the signature authenticates the delivery, also in org mode",
       ],
@@ -299,8 +324,7 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [QUICKSTART_SERVER, ORG_MODE_IDENTITY, LOOKUPS],
     },
   ),
 );
@@ -330,8 +354,11 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [
+        QUICKSTART_SERVER,
+        ORG_MODE_IDENTITY,
+        LOOKUPS + "; the report lists the CVEs OSV reported for the evaluations in its window",
+      ],
     },
   ),
 );
@@ -361,8 +388,11 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server (single-user mode; in org mode add the gateway's identity headers)",
+      requires: [
+        "nothing beyond a running server (no upstream, no registry change: the YAML is only " +
+        "validated)",
+        ORG_MODE_IDENTITY,
+      ],
     },
   ),
 );
@@ -373,16 +403,27 @@ Deno.test(
     "Check that policyd is up",
     "Probe the health endpoint before a batch of calls; it needs no authentication.",
     async () => {
-      const app = await workflowApp("health");
+      // As `policyd quickstart` serves it: the local_file proposer.
+      const app = await workflowApp("health", { env: { REGISTRY_PROPOSER: "local_file" } });
       try {
         const client = new AgentTestClient(app.built.app);
         const res = await client.get("/api/v1/health");
         equal(res.status, 200);
         equal(res.json<{ status: string }>().status, "ok");
+        // The recorded example has exactly the contract's members: a field the route adds or
+        // drops without the contract fails here.
+        exactly(HealthSchema, res.json());
       } finally {
         await app.close();
       }
     },
-    { requires: "nothing: the health route is public, also in org mode" },
+    {
+      requires: [
+        "nothing: the health route is public, also in org mode",
+        "`scanner.last_pass` appears after a scanner pass (CVE_SCAN_SCHEDULE); `upstreams` " +
+        "stay `unknown` until a lookup reached OSV or PyPI; `proposer` shows REGISTRY_PROPOSER " +
+        "or what auto-detection chose",
+      ],
+    },
   ),
 );

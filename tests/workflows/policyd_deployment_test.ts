@@ -46,8 +46,12 @@ Deno.test(
       }
     },
     {
-      requires:
-        "instances sharing one PostgreSQL database through DATABASE_URL, each named by INSTANCE_ID (docs/deployment.md)",
+      requires: [
+        "instances sharing one PostgreSQL database through DATABASE_URL (`postgres://user@host:" +
+        "port/database`), each named by INSTANCE_ID (docs/deployment.md); a local PostgreSQL " +
+        "will do",
+        "`scanner.last_pass` only after a scanner pass (CVE_SCAN_SCHEDULE)",
+      ],
     },
   ),
 );

@@ -6,6 +6,9 @@
 import { deepStrictEqual, equal, match } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, QUICKSTART_SERVER } from "../helpers/requires.ts";
+import { exactly } from "../helpers/contract_fields.ts";
+import { ProblemSchema } from "../../src/api/problem.ts";
 
 interface Problem {
   type: string;
@@ -29,6 +32,7 @@ Deno.test(
         equal(badName.status, 400);
         equal(badName.headers.get("content-type"), "application/problem+json");
         equal(badName.json<Problem>().errors?.[0].path, "package");
+        exactly(ProblemSchema, badName.json());
         const fixed = await client.get("/api/v1/evaluate", {
           query: { package: "requests", project: "shop-api" },
         });
@@ -56,7 +60,12 @@ Deno.test(
         await app.close();
       }
     },
-    { requires: "nothing beyond a running server (single-user mode)" },
+    {
+      requires: [
+        QUICKSTART_SERVER,
+        "the 400 needs no upstream; the corrected request's verdict needs " + LOOKUPS,
+      ],
+    },
   ),
 );
 
@@ -78,7 +87,7 @@ Deno.test(
         await app.close();
       }
     },
-    { requires: "nothing beyond a running server (single-user mode)" },
+    { requires: "nothing beyond a running server (the 413 comes before any lookup)" },
   ),
 );
 
@@ -145,8 +154,12 @@ Deno.test(
       }
     },
     {
-      requires:
-        "nothing beyond a running server with the default `policies.on_missing_data: allow`; shown with OSV and PyPI unreachable from it",
+      requires: [
+        QUICKSTART_SERVER + ", whose registry keeps the default `policies.on_missing_data: allow`",
+        "OSV and PyPI unreachable: shown with OSV_API_URL and PYPI_URL pointing at a loopback " +
+        "port nothing listens on (any refused or timed-out address does; LOOKUP_TIMEOUT_MS bounds " +
+        "the wait)",
+      ],
     },
   ),
 );

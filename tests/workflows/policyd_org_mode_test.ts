@@ -5,6 +5,7 @@
 import { equal, match } from "node:assert/strict";
 import { AgentTestClient, workflow } from "../../src/workflows/mod.ts";
 import { type WorkflowApp, workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS } from "../helpers/requires.ts";
 
 const ORG_MODE = { AUTH_ENABLED: "true", AUTH_BACKEND: "header", TRUSTED_PROXIES: "127.0.0.1/32" };
 /** The gateway's address: the TCP peer policyd sees (the app is called in-process). */
@@ -47,8 +48,10 @@ Deno.test(
     },
     {
       requires: [
-        "org mode: the server runs with AUTH_ENABLED=true and AUTH_BACKEND=header",
-        "calls go through the authenticating gateway listed in TRUSTED_PROXIES, which sets X-Forwarded-User (and -Email, -Groups)",
+        "org mode: the server runs with AUTH_ENABLED set to true and AUTH_BACKEND set to header",
+        "calls go through the authenticating gateway listed in TRUSTED_PROXIES (comma-separated " +
+        "CIDRs, default 127.0.0.1/32), which sets X-Forwarded-User (and -Email, -Groups)",
+        LOOKUPS,
       ],
     },
   ),
@@ -84,7 +87,7 @@ Deno.test(
     },
     {
       requires: [
-        "org mode: AUTH_ENABLED=true, AUTH_BACKEND=header, calls through the gateway in TRUSTED_PROXIES",
+        "org mode: AUTH_ENABLED set to true, AUTH_BACKEND set to header, calls through the gateway in TRUSTED_PROXIES",
         "operators are members of OPERATOR_GROUP (default policy-admins)",
       ],
     },

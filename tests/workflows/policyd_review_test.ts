@@ -11,6 +11,7 @@ import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeGithub } from "../helpers/fake_github.ts";
 import { createBareRemote } from "../helpers/git_fixture.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, OPERATOR } from "../helpers/requires.ts";
 
 const ISORT_RULE = {
   rule: { name: "isort", status: "approved", reason: "Import sorting used across teams" },
@@ -58,8 +59,9 @@ Deno.test(
     },
     {
       requires: [
-        "an operator (anyone in single-user mode; a member of OPERATOR_GROUP in org mode)",
+        OPERATOR,
         "REGISTRY_PROPOSER=log_only on the server (GET /api/v1/health shows `proposer`)",
+        LOOKUPS,
       ],
     },
   ),
@@ -117,8 +119,12 @@ Deno.test(
     },
     {
       requires: [
-        "an operator (anyone in single-user mode; a member of OPERATOR_GROUP in org mode)",
-        "REGISTRY_PROPOSER=github with REGISTRY_REPO_URL, REGISTRY_GITHUB_REPO and GITHUB_TOKEN on the server",
+        OPERATOR,
+        "REGISTRY_PROPOSER=github with REGISTRY_REPO_URL (a git remote the server can push to), " +
+        "REGISTRY_GITHUB_REPO and GITHUB_TOKEN on the server",
+        "the GitHub REST API at GITHUB_API_URL (default https://api.github.com; offline, a " +
+        "loopback server answering the pull-request routes, as this test does)",
+        LOOKUPS,
       ],
     },
   ),

@@ -8,6 +8,7 @@
 import { equal } from "node:assert/strict";
 import { AgentTestClient, workflow } from "../../src/workflows/mod.ts";
 import { workflowApp } from "../helpers/workflow_app.ts";
+import { LOOKUPS, PYPI, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 interface Evaluation {
   package: string;
@@ -48,7 +49,14 @@ Deno.test(
         await app.close();
       }
     },
-    { requires: "nothing beyond a running server (single-user mode)" },
+    {
+      requires: [
+        QUICKSTART_SERVER,
+        PYPI + ": the release list resolves the range; without it the range is judged at " +
+        "its bound",
+        LOOKUPS,
+      ],
+    },
   ),
 );
 

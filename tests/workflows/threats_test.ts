@@ -6,6 +6,7 @@ import { deepStrictEqual, equal } from "node:assert/strict";
 import { AgentTestClient, stepBoundary, workflow } from "../../src/workflows/mod.ts";
 import { DOC_TIME, workflowApp } from "../helpers/workflow_app.ts";
 import { youngProject } from "../helpers/threat_data.ts";
+import { PYPI, QUICKSTART_SERVER } from "../helpers/requires.ts";
 
 interface Threat {
   kind: string;
@@ -73,6 +74,13 @@ Deno.test(
         await app.close();
       }
     },
-    { requires: "nothing beyond a running server (single-user mode)" },
+    {
+      requires: [
+        QUICKSTART_SERVER + " (`policies.typosquat: deny`, the default)",
+        PYPI + ": it tells when a project was first released and whether a name exists",
+        "the popular-projects list: POPULAR_PACKAGES_URL (shown with `off`, the copy shipped " +
+        "with policyd)",
+      ],
+    },
   ),
 );

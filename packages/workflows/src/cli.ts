@@ -32,9 +32,10 @@ export const USAGE = `Usage:
   workflows export --in workflows.md --out DIR [--platform cursor,claude,copilot,windsurf,cline,agents,gemini]
                   [--link URL-or-path]
 
-run     runs deno test, publishes the workflows of passing tests. Only a passing run rewrites the
-        document; --write also writes after failures. With CI=true (or 1) it checks instead of
-        writing, unless --write is given.
+run     runs deno test, publishes the workflows of passing tests: once the tests ran, the document
+        is rewritten without the workflows whose test failed (named on stderr; the exit code is
+        still non-zero). A run that could not start (no test report) leaves it untouched. With
+        CI=true (or 1) it checks instead of writing, unless --write is given.
 check   like run, but never writes: exits 1 when the committed document is stale.
 export  writes one rule file per AI coding-assistant platform (the Conventions included).
 
@@ -158,7 +159,6 @@ async function run(
     strict: options.strict ?? false,
     merge: values.merge ? "always" : values.full ? "never" : "auto",
     check,
-    writeAfterFailure: values.write,
     cwd: io.cwd,
     log: io.log,
     redaction: options.redaction,

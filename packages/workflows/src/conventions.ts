@@ -9,7 +9,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { oneLine } from "./markdown.ts";
+import { cell, fence, oneLine } from "./markdown.ts";
 
 /** A named item with its meaning (an authentication mode, an error status, …). */
 export interface ConventionItem {
@@ -29,8 +29,50 @@ export interface ConventionHeader {
 export interface ConventionEnumeration {
   /** Where it appears, e.g. the field name `verdict`. */
   name: string;
-  values: readonly string[];
+  /** The values; give them as `{ name, meaning }` to document each on its own line. */
+  values: readonly (string | ConventionItem)[];
   meaning?: string;
+}
+
+/**
+ * A structured value a caller writes or reads (a configuration entry, a query
+ * language): what it is, its schema and an example, each rendered as code.
+ */
+export interface ConventionFormat {
+  name: string;
+  meaning: string;
+  /** The schema (JSON Schema, a grammar, …) as text. */
+  schema?: string;
+  /** Language of the schema's code fence (default `json`). */
+  schemaLanguage?: string;
+  /** An example as text. */
+  example?: string;
+  /** Language of the example's code fence (default `json`). */
+  exampleLanguage?: string;
+}
+
+/** One setting (environment variable) of the server the workflows run against. */
+export interface ConventionSetting {
+  /** The variable, e.g. `PORT`. */
+  name: string;
+  /** Its type in words (`integer ≥ 0`, `URL`, `one of a, b`). */
+  type: string;
+  /** Its default as written in the environment; absent: unset by default. */
+  default?: string;
+  /** What it is for. */
+  meaning: string;
+}
+
+/**
+ * The server's settings, rendered as the document's `## Settings` section: a
+ * table of every variable with the workflows whose **Requires:** line names it.
+ */
+export interface ConventionSettings {
+  /** A paragraph opening the section (how settings are given). */
+  summary?: string;
+  variables: readonly ConventionSetting[];
+  /** Further paragraphs (defaults chosen by detection, upstream mirrors, …). */
+  notes?: readonly string[];
 }
 
 /** The description a project passes once; every part is optional. */
@@ -47,8 +89,12 @@ export interface ApiConventions {
   };
   headers?: readonly ConventionHeader[];
   enumerations?: readonly ConventionEnumeration[];
+  /** Structured values with their schema and an example. */
+  formats?: readonly ConventionFormat[];
   /** Further one-paragraph rules (pagination, idempotency, …). */
   notes?: readonly string[];
+  /** The server's settings (its own `## Settings` section). */
+  settings?: ConventionSettings;
 }
 
 const item = z.object({ name: z.string().min(1), meaning: z.string().min(1) });
@@ -79,10 +125,28 @@ export const conventionsSchema: z.ZodType<ApiConventions> = z.strictObject({
   })).optional(),
   enumerations: z.array(z.strictObject({
     name: z.string().min(1),
-    values: z.array(z.string()).min(1),
+    values: z.array(z.union([z.string(), item])).min(1),
     meaning: z.string().optional(),
   })).optional(),
+  formats: z.array(z.strictObject({
+    name: z.string().min(1),
+    meaning: z.string().min(1),
+    schema: z.string().min(1).optional(),
+    schemaLanguage: z.string().min(1).optional(),
+    example: z.string().min(1).optional(),
+    exampleLanguage: z.string().min(1).optional(),
+  })).optional(),
   notes: z.array(z.string().min(1)).optional(),
+  settings: z.strictObject({
+    summary: z.string().min(1).optional(),
+    variables: z.array(z.strictObject({
+      name: z.string().min(1),
+      type: z.string().min(1),
+      default: z.string().optional(),
+      meaning: z.string().min(1),
+    })),
+    notes: z.array(z.string().min(1)).optional(),
+  }).optional(),
 });
 
 const code = (text: string) => `\`${text}\``;
@@ -90,7 +154,8 @@ const code = (text: string) => `\`${text}\``;
 /**
  * Renders the body of the `## Conventions` section (without the heading):
  * the base path, then `### Authentication`, `### Errors`, `### Headers`,
- * `### Enumerations` and `### Notes`, each only when described. Deterministic:
+ * `### Enumerations`, `### Formats` and `### Notes`, each only when described
+ * (the settings are their own section, see {@link renderSettings}). Deterministic:
  * the order is the description's.
  *
  * @example
@@ -129,18 +194,86 @@ export function renderConventions(conventions: ApiConventions): string {
     );
   }
   if (conventions.enumerations?.length) {
-    parts.push(
-      "### Enumerations",
-      list(conventions.enumerations.map((e) => [
-        code(e.name),
-        e.values.map(code).join(", ") + (e.meaning ? ` — ${e.meaning}` : ""),
-      ])),
-    );
+    parts.push("### Enumerations", conventions.enumerations.map(enumeration).join("\n"));
+  }
+  if (conventions.formats?.length) {
+    parts.push("### Formats", ...conventions.formats.map(format));
   }
   if (conventions.notes?.length) {
     parts.push("### Notes", conventions.notes.map(oneLine).join("\n\n"));
   }
   return parts.join("\n\n");
+}
+
+function enumeration(e: ConventionEnumeration): string {
+  const described = e.values.filter((v): v is ConventionItem => typeof v !== "string");
+  const names = e.values.map((v) => code(typeof v === "string" ? v : v.name)).join(", ");
+  const head = list([[code(e.name), names + (e.meaning ? ` — ${e.meaning}` : "")]]);
+  if (described.length === 0) return head;
+  return [head, ...described.map((v) => `  - ${code(v.name)}: ${oneLine(v.meaning)}`)].join("\n");
+}
+
+function format(f: ConventionFormat): string {
+  const parts = [`**${f.name}**: ${oneLine(f.meaning)}`];
+  if (f.schema !== undefined) parts.push("Schema:", fence(f.schemaLanguage ?? "json", f.schema));
+  if (f.example !== undefined) {
+    parts.push("Example:", fence(f.exampleLanguage ?? "json", f.example));
+  }
+  return parts.join("\n\n");
+}
+
+/** A workflow as the settings table sees it: its name, anchor and requirements. */
+export interface SettingsReader {
+  name: string;
+  anchor: string;
+  requires?: readonly string[];
+}
+
+/**
+ * Renders the body of the `## Settings` section (without the heading): the
+ * summary, a table of every variable (type, default, purpose, and the
+ * workflows whose **Requires:** line names the variable, linked), then the
+ * notes. Deterministic: the order is the description's.
+ *
+ * @example
+ * ```ts
+ * import { renderSettings } from "./conventions.ts";
+ * renderSettings({ variables: [{ name: "PORT", type: "port", default: "8080", meaning: "listen port" }] }, [
+ *   { name: "Start", anchor: "workflow-start", requires: ["PORT free"] },
+ * ]);
+ * ```
+ */
+export function renderSettings(
+  settings: ConventionSettings,
+  workflows: readonly SettingsReader[],
+): string {
+  const parts: string[] = [];
+  if (settings.summary !== undefined) parts.push(oneLine(settings.summary));
+  const rows = settings.variables.map((v) => {
+    const named = new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(v.name)}(?![A-Za-z0-9_])`);
+    const needed = workflows.filter((wf) => wf.requires?.some((line) => named.test(line)))
+      .map((wf) => `[${oneLine(wf.name)}](#${wf.anchor})`);
+    return [
+      code(v.name),
+      cell(v.type),
+      v.default === undefined ? "unset" : code(v.default),
+      cell(v.meaning),
+      needed.length === 0 ? "—" : needed.join(", "),
+    ];
+  });
+  parts.push(
+    [
+      "| Variable | Type | Default | Purpose | Workflows that need it |",
+      "| --- | --- | --- | --- | --- |",
+      ...rows.map((row) => `| ${row.join(" | ")} |`),
+    ].join("\n"),
+  );
+  if (settings.notes?.length) parts.push(settings.notes.map(oneLine).join("\n\n"));
+  return parts.join("\n\n");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function list(rows: [string, string][]): string {

@@ -126,3 +126,57 @@ Deno.test("loadConventions() reads a module's export and rejects what is not a d
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("enumeration values with meanings, formats and ## Settings render and read back", () => {
+  const conventions: ApiConventions = {
+    enumerations: [{
+      name: "state",
+      values: [{ name: "open", meaning: "may change" }, { name: "closed", meaning: "final" }],
+      meaning: "of an order",
+    }],
+    formats: [{
+      name: "order line",
+      meaning: "one line of an order",
+      schema: '{"type":"object"}',
+      example: "sku: A-1",
+      exampleLanguage: "yaml",
+    }],
+    settings: {
+      summary: "Environment variables.",
+      variables: [
+        { name: "SHOP_URL", type: "URL", default: "https://shop.test", meaning: "the shop" },
+        { name: "SHOP_TOKEN", type: "string", meaning: "its token" },
+      ],
+      notes: ["A loopback replay works."],
+    },
+  };
+  const text = renderConventions(conventions);
+  assert.match(
+    text,
+    /- `state`: `open`, `closed` — of an order\n {2}- `open`: may change\n {2}- `closed`: final/,
+  );
+  assert.match(
+    text,
+    /\*\*order line\*\*: one line of an order\n\nSchema:\n\n```json\n\{"type":"object"\}\n```\n\nExample:\n\n```yaml\nsku: A-1\n```/,
+  );
+  const orders: Workflow = { ...ORDER, requires: ["SHOP_URL reachable (or a replay of it)"] };
+  const md = renderDocument(buildDocument([orders], "Shop API", conventions));
+  const settings = md.slice(md.indexOf("## Settings"), md.indexOf("## Contents"));
+  assert.equal(
+    settings,
+    `## Settings
+
+Environment variables.
+
+| Variable | Type | Default | Purpose | Workflows that need it |
+| --- | --- | --- | --- | --- |
+| \`SHOP_URL\` | URL | \`https://shop.test\` | the shop | [Place an order](#workflow-place-an-order) |
+| \`SHOP_TOKEN\` | string | unset | its token | — |
+
+A loopback replay works.
+
+`,
+  );
+  const json = serializeDocument(buildDocument([orders], "Shop API", conventions));
+  assert.deepEqual(workflowDocumentSchema.parse(JSON.parse(json)).conventions, conventions);
+});

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { renderConventions } from "./conventions.ts";
+import { renderConventions, renderSettings } from "./conventions.ts";
 import { FieldIndex } from "./field_table.ts";
 import { cell, fence, headingAnchor, oneLine } from "./markdown.ts";
 import { Redactor } from "./redact.ts";
@@ -31,6 +31,7 @@ function preamble(doc: WorkflowDocument): string {
 /**
  * Renders the whole Markdown document: title, `## Conventions` (opening with
  * the preamble) when the document has conventions, else the preamble alone,
+ * `## Settings` when the conventions describe the server's settings,
  * table of contents and one section per workflow in the given order. The output depends only on
  * `doc` (no timestamps), so equal inputs give byte-identical documents.
  *
@@ -42,11 +43,16 @@ function preamble(doc: WorkflowDocument): string {
  * ```
  */
 export function renderDocument(doc: WorkflowDocument): string {
-  const used = new Set<string>(["contents", "conventions"]);
+  const used = new Set<string>(["contents", "conventions", "settings"]);
   const anchors = doc.workflows.map((wf) => headingAnchor(`Workflow: ${oneLine(wf.name)}`, used));
   const parts = [`# ${oneLine(doc.title)}`];
   if (doc.conventions === undefined) parts.push(preamble(doc));
   else parts.push("## Conventions", preamble(doc), renderConventions(doc.conventions));
+  const settings = doc.conventions?.settings;
+  if (settings !== undefined) {
+    const readers = doc.workflows.map((wf, i) => ({ ...wf, anchor: anchors[i] }));
+    parts.push("## Settings", renderSettings(settings, readers));
+  }
   parts.push("## Contents");
   if (doc.workflows.length === 0) {
     parts.push("_No workflow test passed in the run that compiled this document._");

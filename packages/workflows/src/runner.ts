@@ -41,12 +41,6 @@ export interface RunOptions {
   merge: "auto" | "always" | "never";
   /** Compare with the existing files instead of writing them. */
   check: boolean;
-  /**
-   * Write the document even when `deno test` failed (the workflows of the
-   * passing tests). Off by default: a failed run leaves the committed files
-   * untouched, so a user's tree is never dirtied by a half-passing run.
-   */
-  writeAfterFailure?: boolean;
   /** Directory `deno test` runs in; test files are keyed relative to it. */
   cwd: string;
   /** Where progress and errors are written (stderr). */
@@ -69,9 +63,11 @@ export interface RunOptions {
 /**
  * Runs the suite and compiles the document; returns the exit code: `deno
  * test`'s when it failed, otherwise 0, or 1 when the document could not be
- * compiled or (with `check`) is stale. Without a JUnit report (type error,
- * bad arguments), or when a test failed and `writeAfterFailure` is off, the
- * document is left untouched.
+ * compiled or (with `check`) is stale. A workflow whose test fails is not
+ * published: a run whose tests ran and some failed rewrites the document
+ * without the failing workflows, names them and still exits non-zero. Only a
+ * run that could not start (no JUnit report: type error, bad arguments) or
+ * could not compile leaves the document untouched.
  *
  * @example
  * ```ts ignore
@@ -115,14 +111,6 @@ export async function runWorkflowTests(options: RunOptions): Promise<number> {
       log(`${result}; ${show(options.out)} left untouched`);
       return failed(1);
     }
-    if (!options.check && testCode !== 0 && !options.writeAfterFailure) {
-      log(
-        `tests failed: ${show(options.out)} and ${show(options.json)} left untouched ` +
-          `(only a passing run rewrites them; --write publishes the ${plural(result.count)} ` +
-          `of the passing tests anyway)`,
-      );
-      return testCode;
-    }
     const stale = await (options.check ? check : write)(options, result, log, show);
     return failed(stale ? 1 : 0);
   } finally {
@@ -160,6 +148,8 @@ interface Compiled {
   markdown: string;
   json: string;
   count: number;
+  /** Names of the workflows left out (their test failed, or was cut short). */
+  dropped: string[];
 }
 
 async function compile(
@@ -213,7 +203,8 @@ async function compile(
   try {
     const doc = buildDocument(workflows, options.title, options.conventions, options.redaction);
     const markdown = renderFrontMatter(options.remember ?? {}) + renderDocument(doc);
-    return { markdown, json: serializeDocument(doc), count: workflows.length };
+    const names = notPublished.map((wf) => wf.name);
+    return { markdown, json: serializeDocument(doc), count: workflows.length, dropped: names };
   } catch (error) {
     return (error as Error).message;
   }
@@ -264,6 +255,13 @@ async function write(
   await writeFileAtomic(options.json, result.json);
   await writeFileAtomic(options.out, result.markdown);
   log(`wrote ${show(options.out)} and ${show(options.json)} (${plural(result.count)})`);
+  if (result.dropped.length > 0) {
+    log(
+      `not published in ${show(options.out)}: ${
+        result.dropped.map((name) => `"${name}"`).join(", ")
+      } (a workflow whose test fails is not published)`,
+    );
+  }
   return false;
 }
 

@@ -1,0 +1,50 @@
+/**
+ * The registry change log on SQLite (migration 7).
+ *
+ * @module
+ */
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { ChangeStore } from "./types.ts";
+import { CHANGE_INSERT_COLUMNS, changeFrom, changeValues, SQLITE_COLUMNS } from "./row_mapping.ts";
+
+type Row = Record<string, SQLInputValue>;
+
+/** Creates the change log on an open, migrated database. */
+export function createSqliteChangeStore(db: DatabaseSync, now: () => Date): ChangeStore {
+  return {
+    record: (change) =>
+      Promise.resolve().then(() => {
+        const ts = now().toISOString();
+        const result = db.prepare(
+          `INSERT INTO registry_changes (${CHANGE_INSERT_COLUMNS.join(", ")})
+           VALUES (${CHANGE_INSERT_COLUMNS.map(() => "?").join(", ")})`,
+        ).run(...changeValues(change, ts));
+        return { ...change, id: Number(result.lastInsertRowid), ts };
+      }),
+    get: (id) =>
+      Promise.resolve().then(() => {
+        const row = db.prepare("SELECT * FROM registry_changes WHERE id = ?").get(id) as
+          | Row
+          | undefined;
+        return row ? changeFrom(row, SQLITE_COLUMNS) : undefined;
+      }),
+    list: (filter, limit) =>
+      Promise.resolve().then(() => {
+        const parts: string[] = [];
+        const params: SQLInputValue[] = [];
+        if (filter.package) {
+          parts.push("package = ?");
+          params.push(filter.package);
+        }
+        if (filter.beforeId !== undefined) {
+          parts.push("id < ?");
+          params.push(filter.beforeId);
+        }
+        const where = parts.length ? `WHERE ${parts.join(" AND ")}` : "";
+        const rows = db.prepare(
+          `SELECT * FROM registry_changes ${where} ORDER BY id DESC LIMIT ?`,
+        ).all(...params, limit) as Row[];
+        return rows.map((r) => changeFrom(r, SQLITE_COLUMNS));
+      }),
+  };
+}
