@@ -16,7 +16,7 @@ export { evaluate, factsVerdict, registryVerdict } from "./core/evaluate.ts";
 export { normalizeName } from "./core/names.ts";
 export { compileRegistry, createSnapshot } from "./registry/compile.ts";
 export { validateRegistry, validateRule } from "./registry/schema.ts";
-export { loadSettings, type Settings, SettingsError } from "./config/settings.ts";
+export { loadSettings, type Settings, SettingsError } from "./settings.ts";
 export { createLogger, type Logger } from "./log/logger.ts";
 export { buildServer, type BuiltServer, startServer, StartupError } from "./server.ts";
 export { createApp } from "./http/app.ts";

@@ -9,7 +9,7 @@ import type { Hono } from "hono";
 import { createAuthenticator } from "./auth/select.ts";
 import { createCache } from "./cache/factory.ts";
 import type { Cache } from "./cache/types.ts";
-import { type Options, optionsOf, type Settings, SettingsError } from "./config/settings.ts";
+import { type Options, optionsOf, type Settings, SettingsError } from "./settings.ts";
 import { createEvaluationService } from "./evaluation/service.ts";
 import { createApp } from "./http/app.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./http/settings.ts";
@@ -23,6 +23,7 @@ import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
 import { batchDeadlineMs } from "./lookups/deadline.ts";
 import { createPopularNames } from "./lookups/popular.ts";
 import { runScanPass } from "./scanner/scan_pass.ts";
+import { createOsvScanSource } from "./lookups/osv_scan.ts";
 import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
 import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
 import { compileRegistry, createSnapshot, emptySnapshot } from "./registry/compile.ts";
@@ -102,7 +103,7 @@ async function initialSnapshot(path: string, log: Logger, now: Date) {
  *
  * @example
  * ```ts
- * import { loadSettings } from "./config/settings.ts";
+ * import { loadSettings } from "./settings.ts";
  * import { silentLogger as log } from "./log/logger.ts";
  * const built = await buildServer(loadSettings(Deno.env.toObject()), { log });
  * const res = await built.app.request("/api/v1/health");
@@ -121,14 +122,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   }
   limitUpstreamConcurrency(typed.guard.upstreamConcurrency);
   const authenticator = withBasicTokens(
-    await createAuthenticator(settings, log.child({ component: "auth" })).catch((error) => {
-      throw error instanceof SettingsError ? new StartupError(error.message) : error;
-    }),
+    await createAuthenticator(typed.auth, { log: log.child({ component: "auth" }), settings })
+      .catch((error) => {
+        throw error instanceof SettingsError ? new StartupError(error.message) : error;
+      }),
   );
+  // Everything opened from here on is closed by this one stack, in reverse order: on a failed
+  // start-up when the function leaves, otherwise by BuiltServer.close() (the stack is moved there).
+  await using cleanup = new AsyncDisposableStack();
   const backend = await openStore(typed.store, { now }).catch((error) => {
     throw new StartupError(`cannot open the database: ${(error as Error).message}`);
   });
   const store = backend.store;
+  cleanup.defer(() => store.close());
   const instance = instanceId({ INSTANCE_ID: typed.store.instanceId ?? undefined });
   const coordination: Coordination = backend.postgres
     ? postgresCoordination(backend.postgres.sql, instance, log.child({ component: "cluster" }), now)
@@ -138,19 +144,13 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     store,
     log,
     instance,
-    github: { token: settings.GITHUB_TOKEN ?? null, apiUrl: settings.GITHUB_API_URL },
+    github: { token: typed.proposers.githubToken, apiUrl: typed.proposers.githubApiUrl },
     now,
     background,
   });
+  cleanup.defer(() => alerts.close());
   const path = typed.registry.path;
-  let snapshot;
-  try {
-    snapshot = await initialSnapshot(path, log, now());
-  } catch (error) {
-    await alerts.close();
-    await store.close();
-    throw error;
-  }
+  const snapshot = await initialSnapshot(path, log, now());
   const changes = createChangeLog({
     store: store.changes,
     log: log.child({ component: "changes" }),
@@ -168,21 +168,19 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   });
   const registry = announcingRegistry(localRegistry, coordination, log);
   const alertingStore = alerts.alerter.store(store);
-  const wired = await wireApprovals(settings, {
-    log,
-    registry,
-    store: alertingStore,
-    changes,
-    now,
-  }).catch(
-    async (error) => {
-      await alerts.close();
-      await store.close();
-      throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
-    },
-  );
-  const cache: Cache = createCache(settings, log);
-  const lookups: LookupSources = options.lookups ?? createLookupSources(settings, cache, log, now);
+  const cache: Cache = createCache(typed.cache, log);
+  cleanup.defer(() => cache.close());
+  const wired = await wireApprovals(
+    { proposers: typed.proposers, registry: typed.registry, settings },
+    { log, registry, store: alertingStore, changes, now },
+  ).catch((error) => {
+    throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
+  });
+  cleanup.defer(() => wired.close());
+  cleanup.defer(() => coordination.close());
+  const caching = { store: cache, ttlSeconds: typed.cache.ttlSeconds };
+  const lookups: LookupSources = options.lookups ??
+    createLookupSources(typed.lookups, caching, log, now);
   const popular = createPopularNames(
     { ...typed.popular, timeoutMs: 3 * typed.lookups.timeoutMs },
     log.child({ component: "popular" }),
@@ -220,20 +218,21 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
       coordination,
       sync ? () => sync.call(wired.proposer, {}) : null,
       log.child({ component: "cluster" }),
-    ).catch(async (error) => {
-      await coordination.close();
-      await wired.close();
-      await alerts.close();
-      await cache.close();
-      await store.close();
+    ).catch((error) => {
       throw new StartupError(`cannot follow registry reloads: ${(error as Error).message}`);
     });
   }
-  const poller = background
-    ? startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log)
-    : { stop() {} };
+  if (background) {
+    const poller = startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log);
+    cleanup.defer(() => poller.stop());
+  }
   let scanner: ScannerHandle | null = null;
   if (background) {
+    const osvScan = createOsvScanSource({
+      lookups: typed.lookups,
+      cache: caching,
+      log: log.child({ component: "scanner" }),
+    });
     try {
       scanner = startScanner({
         schedule: typed.scanner.schedule,
@@ -242,24 +241,20 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
         runPass: async () => {
           await popular.refresh();
           return await runScanPass({
-            settings,
+            vulnerabilities: osvScan,
+            scanner: typed.scanner,
             registry: registry.current().registry,
             licenses: lookups.licenses,
-            cache,
             audit: alerts.alerter.audit(store.audit),
             log: log.child({ component: "scanner" }),
           });
         },
       });
     } catch (error) {
-      poller.stop();
-      await coordination.close();
-      await wired.close();
-      await alerts.close();
-      await cache.close();
-      await store.close();
       throw new StartupError((error as Error).message);
     }
+    const started = scanner;
+    cleanup.defer(() => started.stop());
   }
   const deps: AppDeps = {
     registry,
@@ -341,21 +336,14 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     ],
   };
   const app = createApp(deps);
+  const owned = cleanup.move();
   return {
     app,
     deps,
     registry,
     store: alertingStore,
     alerts,
-    async close() {
-      poller.stop();
-      await scanner?.stop();
-      await coordination.close();
-      await wired.close();
-      await alerts.close();
-      await cache.close();
-      await store.close();
-    },
+    close: () => owned.disposeAsync(),
   };
 }
 

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseToml } from "smol-toml";
+import type { Io } from "./io.ts";
 
 /** Absolute path of the repository root. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -181,3 +182,23 @@ export const INIT_INDEX_ONLY = [
   "--no-precommit",
   "--no-claude-md",
 ];
+
+/** An in-process Io for a command run in `cwd` with `env`; output is collected in `out`/`err`. */
+export function bufferedIo(
+  cwd: string = Deno.cwd(),
+  env: Record<string, string> = {},
+): Io & { out: string; err: string } {
+  const io = {
+    out: "",
+    err: "",
+    cwd,
+    env: (name: string) => env[name],
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+    readStdin: () => Promise.resolve(""),
+    readLine: () => Promise.resolve(null),
+    stdinIsTerminal: () => false,
+    selfCommand: ["policy"],
+  };
+  return io;
+}

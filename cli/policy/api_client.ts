@@ -15,6 +15,7 @@
 import type { z } from "zod";
 import { DEFAULT_CLIENT_TIMEOUT_MS, MAX_BATCH } from "../../src/api/evaluate_limits.ts";
 import type { CallSource } from "../../src/api/headers.ts";
+import { API_PATHS, apiPath } from "../../src/api/paths.ts";
 import type { PackageRuleSchema } from "../../src/api/registry.ts";
 import type { ResolvedConfig } from "./config.ts";
 import type { BatchSchema, EvaluationSchema } from "./evaluation_schema.ts";
@@ -179,7 +180,7 @@ export class ApiClient {
     if (version) query.version = version;
     const refreshed = this.#refreshRegistry();
     try {
-      const body = await this.#call("GET", "/api/v1/evaluate", { query });
+      const body = await this.#call("GET", apiPath(API_PATHS.evaluate), { query });
       return await this.#valid(evaluation, body, "evaluation", evaluationSchema);
     } catch (error) {
       return (await this.#unreachable(error, [{ package: pkg, version }]))[0];
@@ -197,7 +198,7 @@ export class ApiClient {
         p.version ? { package: p.package, version: p.version } : { package: p.package }
       );
       try {
-        const body = await this.#call("POST", "/api/v1/evaluate/batch", {
+        const body = await this.#call("POST", apiPath(API_PATHS.evaluateBatch), {
           json: { packages: chunk },
         });
         results.push(...(await this.#valid(batch, body, "batch answer", batchSchema)).results);
@@ -223,7 +224,7 @@ export class ApiClient {
       const cached = offline.readCachedRegistry(path);
       const headers: Record<string, string> = this.#headers(false);
       if (cached?.etag) headers["if-none-match"] = cached.etag;
-      const answer = await this.#send(new URL(this.#o.serverUrl + "/api/v1/registry"), {
+      const answer = await this.#send(new URL(this.#o.serverUrl + apiPath(API_PATHS.registry)), {
         method: "GET",
         headers,
         signal: AbortSignal.timeout(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS),
@@ -281,7 +282,7 @@ export class ApiClient {
   ): Promise<ApprovalReceipt & { message: string }> {
     const json: Record<string, string> = { package: request.package, rationale: request.rationale };
     if (request.version) json.version = request.version;
-    const body = await this.#call("POST", "/api/v1/approval-requests", { json });
+    const body = await this.#call("POST", apiPath(API_PATHS.approvalRequests), { json });
     const loaded = await schemas();
     const receipt = loaded.approval.parse(body);
     return { ...receipt, message: receipt.message ?? loaded.filedMessage(receipt.id) };
@@ -296,27 +297,27 @@ export class ApiClient {
     rationale: string,
   ): Promise<ProposalOutcome> {
     const json = { rule, context: { source: "operator", rationale } };
-    const body = await this.#call("POST", "/api/v1/registry/proposals", { json });
+    const body = await this.#call("POST", apiPath(API_PATHS.registryProposals), { json });
     return (await schemas()).proposal.parse(body).result;
   }
 
   /** `GET /approval-requests` with status PENDING_REVIEW; default project: the client's. */
   async pendingApprovals(project?: string): Promise<PendingApprovals> {
     const query = { project: project ?? this.#o.project, status: "PENDING_REVIEW" };
-    const body = await this.#call("GET", "/api/v1/approval-requests", { query });
+    const body = await this.#call("GET", apiPath(API_PATHS.approvalRequests), { query });
     return (await schemas()).pending.parse(body);
   }
 
   /** `GET /reports/security` for a project (default: the client's). */
   async securityReport(project?: string): Promise<SecurityReport> {
     const query = { project: project ?? this.#o.project };
-    const body = await this.#call("GET", "/api/v1/reports/security", { query });
+    const body = await this.#call("GET", apiPath(API_PATHS.securityReport), { query });
     return (await schemas()).security.parse(body);
   }
 
   /** `GET /health`. */
   async health(): Promise<Health> {
-    const body = await this.#call("GET", "/api/v1/health", {});
+    const body = await this.#call("GET", apiPath(API_PATHS.health), {});
     return (await schemas()).health.parse(body);
   }
 

@@ -16,13 +16,39 @@ import { type Agent, AGENTS } from "./agents/names.ts";
 import type { Io } from "./io.ts";
 import { lazyImport } from "./lazy_import.ts";
 
+/** A flag's kind: takes a value, or stands alone. */
+export type FlagKind = "string" | "boolean";
+
+/**
+ * The forms the fast path accepts, per command: its long flags and the
+ * number of positionals. Commander (`program.ts`) declares the same commands;
+ * `fast_path_agreement_test.ts` checks the two agree flag for flag, so a flag
+ * added to one and not the other fails a test instead of drifting.
+ */
+export const FAST_PATH_COMMANDS = {
+  check: {
+    flags: {
+      version: "string",
+      json: "boolean",
+      "agent-model": "string",
+      "agent-version": "string",
+    },
+    positionals: 1,
+  },
+  hook: { flags: { agent: "string" }, positionals: 0, defaults: { agent: "claude" } },
+  precommit: { flags: { all: "boolean" }, positionals: 0 },
+} as const satisfies Record<
+  string,
+  { flags: Record<string, FlagKind>; positionals: number; defaults?: Record<string, string> }
+>;
+
 /** A parsed fast-path command, ready to run. */
 export type FastCommand = (io: Io) => Promise<number>;
 
 /** Parsed flags and positionals, or null for anything outside the known forms. */
 function strict(
   args: string[],
-  options: Record<string, "string" | "boolean">,
+  options: Readonly<Record<string, FlagKind>>,
 ): { values: Record<string, string | boolean>; positionals: string[] } | null {
   const values: Record<string, string | boolean> = {};
   const positionals: string[] = [];
@@ -52,53 +78,73 @@ function strict(
   return { values, positionals };
 }
 
+/** A command line the fast path recognised: the command, its flags and positionals. */
+export interface FastParse {
+  name: keyof typeof FAST_PATH_COMMANDS;
+  values: Record<string, string | boolean>;
+  positionals: string[];
+}
+
+/**
+ * Recognises `args` as one of {@link FAST_PATH_COMMANDS} in a documented
+ * form, or returns null (commander then handles them).
+ *
+ * @example
+ * ```ts
+ * parseFastPath(["check", "requests", "--agent-model=m"])?.values; // { json: false, "agent-model": "m" }
+ * parseFastPath(["check", "requests", "-h"]); // null
+ * ```
+ */
+export function parseFastPath(args: string[]): FastParse | null {
+  const [name, ...rest] = args;
+  if (!Object.hasOwn(FAST_PATH_COMMANDS, name ?? "")) return null;
+  const shape = FAST_PATH_COMMANDS[name as FastParse["name"]];
+  const parsed = strict(rest, shape.flags);
+  if (!parsed || parsed.positionals.length !== shape.positionals) return null;
+  // Absent flags take their defaults (booleans false), as commander gives them.
+  const values: Record<string, string | boolean> = {
+    ...Object.fromEntries(
+      Object.entries(shape.flags).filter(([, kind]) => kind === "boolean").map(([f]) => [f, false]),
+    ),
+    ...("defaults" in shape ? shape.defaults : {}),
+    ...parsed.values,
+  };
+  if (name === "hook" && !(AGENTS as readonly unknown[]).includes(values.agent)) return null;
+  return { name: name as FastParse["name"], values, positionals: parsed.positionals };
+}
+
 /** The fast-path command for `args`, or null when commander must handle them. */
 export function fastCommand(args: string[]): FastCommand | null {
-  const [name, ...rest] = args;
-  if (name === "check") {
-    const parsed = strict(rest, {
-      version: "string",
-      json: "boolean",
-      "agent-model": "string",
-      "agent-version": "string",
-    });
-    if (!parsed || parsed.positionals.length !== 1) return null;
-    const { values } = parsed;
-    return async (io) => {
-      const { check } = await lazyImport<typeof import("./commands/check.ts")>(
-        new URL("./commands/check.ts", import.meta.url),
-      );
-      return check({
-        package: parsed.positionals[0],
-        version: values.version as string | undefined,
-        json: values.json === true,
-        agentModel: values["agent-model"] as string | undefined,
-        agentVersion: values["agent-version"] as string | undefined,
-      }, io);
-    };
+  const parsed = parseFastPath(args);
+  if (!parsed) return null;
+  const { values, positionals } = parsed;
+  switch (parsed.name) {
+    case "check":
+      return async (io) => {
+        const { check } = await lazyImport<typeof import("./commands/check.ts")>(
+          new URL("./commands/check.ts", import.meta.url),
+        );
+        return check({
+          package: positionals[0],
+          version: values.version as string | undefined,
+          json: values.json === true,
+          agentModel: values["agent-model"] as string | undefined,
+          agentVersion: values["agent-version"] as string | undefined,
+        }, io);
+      };
+    case "hook":
+      return async (io) => {
+        const { hook } = await lazyImport<typeof import("./commands/hook.ts")>(
+          new URL("./commands/hook.ts", import.meta.url),
+        );
+        return hook(io, { agent: values.agent as Agent });
+      };
+    case "precommit":
+      return async (io) => {
+        const { precommit } = await lazyImport<typeof import("./commands/precommit.ts")>(
+          new URL("./commands/precommit.ts", import.meta.url),
+        );
+        return precommit(io, { all: values.all === true });
+      };
   }
-  if (name === "hook") {
-    const parsed = strict(rest, { agent: "string" });
-    const agent = parsed?.values.agent ?? "claude";
-    if (!parsed || parsed.positionals.length || !(AGENTS as readonly unknown[]).includes(agent)) {
-      return null;
-    }
-    return async (io) => {
-      const { hook } = await lazyImport<typeof import("./commands/hook.ts")>(
-        new URL("./commands/hook.ts", import.meta.url),
-      );
-      return hook(io, { agent: agent as Agent });
-    };
-  }
-  if (name === "precommit") {
-    const parsed = strict(rest, { all: "boolean" });
-    if (!parsed || parsed.positionals.length) return null;
-    return async (io) => {
-      const { precommit } = await lazyImport<typeof import("./commands/precommit.ts")>(
-        new URL("./commands/precommit.ts", import.meta.url),
-      );
-      return precommit(io, { all: parsed.values.all === true });
-    };
-  }
-  return null;
 }

@@ -40,7 +40,11 @@ function agentFlags(command: Command): Command {
     );
 }
 
-function buildProgram(io: Io, setCode: (code: number) => void): Command {
+/**
+ * The commander program of every command (exported for the test that checks
+ * it against the fast path's forms, `fast_path_agreement_test.ts`).
+ */
+export function buildProgram(io: Io, setCode: (code: number) => void): Command {
   const { Command, Option } = commander;
   const program = new Command("policy")
     .description("Client of policyd, the dependency policy service for Python packages.")

@@ -1,23 +1,8 @@
 import assert from "node:assert/strict";
 import { run } from "../policy.ts";
-import type { Io } from "./io.ts";
-import { REPO_ROOT } from "./_testing.ts";
+import { bufferedIo, REPO_ROOT } from "./_testing.ts";
 
-function fakeIo(cwd: string): Io & { out: string; err: string } {
-  const io = {
-    out: "",
-    err: "",
-    cwd,
-    env: (_: string) => undefined,
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: () => Promise.resolve(""),
-    readLine: () => Promise.resolve(null),
-    stdinIsTerminal: () => false,
-    selfCommand: ["policy"],
-  };
-  return io;
-}
+const fakeIo = (cwd: string) => bufferedIo(cwd);
 
 Deno.test("run() maps usage errors to 64 with one line on stderr", async (t) => {
   const dir = Deno.makeTempDirSync();

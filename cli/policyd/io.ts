@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Environment } from "../../src/config/settings.ts";
+import type { Environment } from "../../src/settings.ts";
 
 /** I/O of a command. */
 export interface CommandIO {

@@ -13,7 +13,7 @@ import type { NewAuditRow, Store } from "../store/types.ts";
 import { createAlerter } from "./alerter.ts";
 import { startDelivery } from "./delivery.ts";
 import { runScanPass } from "../scanner/scan_pass.ts";
-import { loadSettings } from "../config/settings.ts";
+import { createOsvScanSource } from "../lookups/osv_scan.ts";
 import { noLicenseData } from "../lookups/none.ts";
 import type { CompiledRegistry } from "../core/types.ts";
 import { webhookDestination } from "./webhook.ts";
@@ -99,14 +99,14 @@ Deno.test("a scan pass that finds a malicious advisory for an audited package al
     const alerter = alerterOn(store);
     const pass = () =>
       runScanPass({
-        settings: loadSettings({
-          OSV_API_URL: upstream.url,
-          LOOKUP_TIMEOUT_MS: "2000",
-          POLICY_PROJECT_NAME: "policyd-test",
+        vulnerabilities: createOsvScanSource({
+          lookups: { osvApiUrl: upstream.url, timeoutMs: 2000 },
+          cache: { store: createMemoryCache(), ttlSeconds: 21600 },
+          log,
         }),
+        scanner: { projectName: "policyd-test" },
         registry: EMPTY_REGISTRY,
         licenses: noLicenseData,
-        cache: createMemoryCache(),
         audit: alerter.audit(store.audit),
         log,
       });

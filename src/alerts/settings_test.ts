@@ -1,9 +1,15 @@
 /** The `alerts` settings area: destinations, events lists, the secret rule. */
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { tryLoadSettings } from "../config/settings.ts";
+import { tryOptionsFromEnv } from "../config/area.ts";
+import { alertsArea } from "./settings.ts";
+
+const tryLoad = (env: Record<string, string>) => {
+  const { options, issues } = tryOptionsFromEnv(alertsArea, env);
+  return { ok: issues.length === 0, issues, options: { alerts: options } };
+};
 
 Deno.test("no ALERTS_* variable: no destination, the documented defaults", () => {
-  const report = tryLoadSettings({});
+  const report = tryLoad({});
   equal(report.ok, true);
   const alerts = report.options.alerts;
   deepStrictEqual([alerts.slack, alerts.webhook, alerts.github], [null, null, null]);
@@ -14,7 +20,7 @@ Deno.test("no ALERTS_* variable: no destination, the documented defaults", () =>
 });
 
 Deno.test("destinations with their events and minimum severity", () => {
-  const report = tryLoadSettings({
+  const report = tryLoad({
     ALERTS_SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T/B/X",
     ALERTS_SLACK_EVENTS: "cve_alert, malicious_seen",
     ALERTS_SLACK_MIN_SEVERITY: "high",
@@ -33,7 +39,7 @@ Deno.test("destinations with their events and minimum severity", () => {
 });
 
 Deno.test("a webhook without its secret, an unknown event and a bad repository are named", () => {
-  const report = tryLoadSettings({
+  const report = tryLoad({
     ALERTS_WEBHOOK_URL: "https://hooks.example/policyd",
     ALERTS_SLACK_EVENTS: "cve_alert,new_moon",
     ALERTS_GITHUB_REPO: "not a repo",

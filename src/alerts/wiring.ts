@@ -29,9 +29,10 @@ export interface GithubAccess {
  *
  * @example
  * ```ts
- * import { loadSettings, optionsOf } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const options = optionsOf(loadSettings({})).alerts;
+ * import { alertsArea } from "./settings.ts";
+ * const options = optionsFromEnv(alertsArea, {});
  * createDestinations(options, { token: null, apiUrl: "https://api.github.com" }, log); // []
  * ```
  */

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { APPROVAL_STATUSES, REQUEST_PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
+import { API_PATHS } from "./paths.ts";
 
 export { approvalFiledMessage } from "./approval_message.ts";
 
@@ -94,7 +95,7 @@ export const ApprovalRequestSchema = z.object({
 });
 
 /** `POST /approval-requests`. */
-export const approvalCreateRoute = defineRoute("post", "/approval-requests", {
+export const approvalCreateRoute = defineRoute("post", API_PATHS.approvalRequests, {
   summary: "Ask the operators to add a package to the registry; the request approves nothing " +
     "by itself (an operator approves through POST /registry/proposals).",
   body: { contentType: "application/json", schema: ApprovalCreateSchema },
@@ -109,7 +110,7 @@ export const approvalCreateRoute = defineRoute("post", "/approval-requests", {
 });
 
 /** `GET /approval-requests`. */
-export const approvalListRoute = defineRoute("get", "/approval-requests", {
+export const approvalListRoute = defineRoute("get", API_PATHS.approvalRequests, {
   summary: "Approval requests collapsed per package (project filter first).",
   query: ApprovalListQuerySchema,
   responses: { 200: { description: "requests collapsed per package", schema: ApprovalListSchema } },

@@ -7,6 +7,7 @@
  * @module
  */
 import type { z } from "zod";
+import { API_BASE } from "./paths.ts";
 
 /** Largest accepted request body in bytes (SPEC §7); larger bodies are `413`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -78,5 +79,16 @@ export function defineRoute(
 
 /** The full path of a route (`/api/v1/evaluate`). */
 export function fullPath(contract: RouteContract): string {
-  return (contract.base ?? "/api/v1") + contract.path;
+  return (contract.base ?? API_BASE) + contract.path;
 }
+
+/**
+ * `true` when `A` and `B` are the same type, else `false` (for compile-time
+ * checks that a contract and a hand-written type are one shape).
+ */
+export type SameType<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2)
+  ? true
+  : false;
+
+/** Compiles only when `T` is `true`: `type _ = Holds<SameType<X, Y>>`. */
+export type Holds<T extends true> = T;

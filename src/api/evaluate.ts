@@ -4,10 +4,18 @@
  * @module
  */
 import { z } from "zod";
-import { DATA_STATUSES, DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+import {
+  DATA_STATUSES,
+  type Decision,
+  DENIAL_CATEGORIES,
+  type Evaluation,
+  REGISTRY_STATUSES,
+  VERDICTS,
+} from "../core/types.ts";
 import { THREAT_KINDS } from "./enums.ts";
-import { defineRoute } from "./contract.ts";
+import { defineRoute, type Holds, type SameType } from "./contract.ts";
 import { PackageSpecSchema } from "./names.ts";
+import { API_PATHS } from "./paths.ts";
 import { MAX_BATCH } from "./evaluate_limits.ts";
 
 export {
@@ -99,8 +107,19 @@ export const EvaluationSchema = z.object({
   audit_id: z.number().int(),
 });
 
-/** One evaluation. */
+/** One evaluation: the contract's shape, which is the core's `Evaluation` (checked below). */
 export type EvaluationDocument = z.infer<typeof EvaluationSchema>;
+
+/**
+ * The core's `Decision`/`Evaluation` (pure, no zod) and this contract are one
+ * shape: these lines stop compiling when either changes without the other,
+ * so OpenAPI always describes every field a real answer has.
+ */
+export type EvaluationIsCoreShape = Holds<SameType<EvaluationDocument, Evaluation>>;
+/** The decision part of an evaluation is the core's `Decision` (see {@link EvaluationIsCoreShape}). */
+export type DecisionIsCoreShape = Holds<
+  SameType<Omit<EvaluationDocument, "registry_version" | "audit_id">, Decision>
+>;
 
 /** One item of a batch request. */
 export const BatchItemSchema = z.object({
@@ -120,7 +139,7 @@ export const BatchRequestSchema = z.object({
 export const BatchResponseSchema = z.object({ results: z.array(EvaluationSchema) });
 
 /** `GET /evaluate`. */
-export const evaluateRoute = defineRoute("get", "/evaluate", {
+export const evaluateRoute = defineRoute("get", API_PATHS.evaluate, {
   summary: "Evaluate one package (optionally at a version); writes one audit row.",
   query: EvaluateQuerySchema,
   responses: { 200: { description: "the evaluation", schema: EvaluationSchema } },
@@ -128,7 +147,7 @@ export const evaluateRoute = defineRoute("get", "/evaluate", {
 });
 
 /** `POST /evaluate/batch`. */
-export const evaluateBatchRoute = defineRoute("post", "/evaluate/batch", {
+export const evaluateBatchRoute = defineRoute("post", API_PATHS.evaluateBatch, {
   summary: `Evaluate up to ${MAX_BATCH} packages; one audit row each.`,
   body: { contentType: "application/json", schema: BatchRequestSchema },
   responses: {

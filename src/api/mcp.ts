@@ -11,6 +11,7 @@ import { z } from "zod";
 import { defineRoute } from "./contract.ts";
 import { MAX_BATCH, ThreatSchema } from "./evaluate.ts";
 import { DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
+import { MAX_PACKAGE_SPEC_LENGTH, SPEC_TOO_LONG_MESSAGE } from "../core/names.ts";
 import { APPROVAL_STATUSES } from "./enums.ts";
 import { CompiledRegistrySchema, PackageRuleSchema } from "./registry.ts";
 
@@ -18,7 +19,7 @@ const PackageArgument = z
   .string()
   .trim()
   .min(1, { message: "a package name is required" })
-  .max(200)
+  .max(MAX_PACKAGE_SPEC_LENGTH, { message: SPEC_TOO_LONG_MESSAGE })
   .describe("PyPI package name (PEP 508 name, may be pinned: `requests==2.32.3`)");
 const VersionArgument = z.string().trim().min(1).max(100).optional().describe(
   "the exact version you intend to install (PEP 440); omit when unknown",

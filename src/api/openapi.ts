@@ -10,10 +10,9 @@ import { fullPath, type RouteContract } from "./contract.ts";
 import { CONTEXT_HEADERS } from "./headers.ts";
 import { PROBLEM_CONTENT_TYPE, ProblemSchema } from "./problem.ts";
 import { API_ROUTES } from "./mod.ts";
+import { API_BASE } from "./paths.ts";
 
 type Json = Record<string, unknown>;
-
-const API_BASE = "/api/v1";
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });

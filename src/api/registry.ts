@@ -10,6 +10,7 @@ import { PENDING_REASONS, PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
 import { FieldErrorSchema } from "./problem.ts";
 import { ProjectNameSchema } from "./headers.ts";
+import { API_PATHS } from "./paths.ts";
 
 /** One compiled package rule. */
 export const PackageRuleSchema = z.object({
@@ -107,7 +108,7 @@ export const WebhookResponseSchema = z.union([
 ]);
 
 /** `GET /registry`. */
-export const registryGetRoute = defineRoute("get", "/registry", {
+export const registryGetRoute = defineRoute("get", API_PATHS.registry, {
   summary:
     "The live compiled registry (ETag and 304 supported; clients keep it for offline rules).",
   responses: {
@@ -156,7 +157,7 @@ export const registryPendingRoute = defineRoute("get", "/registry/pending", {
 });
 
 /** `POST /registry/proposals`. */
-export const registryProposalRoute = defineRoute("post", "/registry/proposals", {
+export const registryProposalRoute = defineRoute("post", API_PATHS.registryProposals, {
   summary: "Propose a rule through the configured proposer.",
   operator: true,
   body: { contentType: "application/json", schema: ProposalBodySchema },

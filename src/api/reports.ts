@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
 import { THREAT_KINDS } from "../core/types.ts";
+import { API_PATHS } from "./paths.ts";
 
 /** Query of every report: window, list length and project filter. */
 export const ReportQuerySchema = z.object({
@@ -72,20 +73,48 @@ export const ExceptionsDueSchema = z.object({
   expired: z.array(ReportedExceptionSchema).describe("expired, ignored by evaluations"),
 });
 
+/** A package of the security report's `top_packages`. */
+export const SecurityTopPackageSchema = z.object({
+  package: z.string(),
+  denials: z.number().int(),
+  max_cvss: z.number().nullable().describe("highest CVSS among the package's denials"),
+  cve_ids: z.array(z.string()).describe("the CVE ids its denials named"),
+});
+
+/** A CVE of the security report's `top_cves`. */
+export const SecurityTopCveSchema = z.object({
+  cve: z.string(),
+  denials: z.number().int(),
+  packages: z.array(z.string()).describe("denied packages the CVE was named for, sorted"),
+});
+
+/** A registry package of the security report's `hot_registry_packages`. */
+export const HotRegistryPackageSchema = z.object({
+  package: z.string(),
+  registry_status: z.string(),
+  cve_denials: z.number().int(),
+  provisional: z.number().int(),
+});
+
+/** Denials per CVSS band (critical ≥ 9.0, high ≥ 7.0, medium ≥ 4.0, low > 0, unknown). */
+export const SeverityDistributionSchema = z.object({
+  critical: z.number().int(),
+  high: z.number().int(),
+  medium: z.number().int(),
+  low: z.number().int(),
+  unknown: z.number().int(),
+});
+
 /** The security (CVE) report. */
 export const SecurityReportSchema = z.looseObject({
   total_denials: z.number().int(),
   recent_denials: z.array(AuditRowSchema),
-  severity_distribution: z.object({
-    critical: z.number().int(),
-    high: z.number().int(),
-    medium: z.number().int(),
-    low: z.number().int(),
-    unknown: z.number().int(),
-  }),
-  top_packages: z.array(z.looseObject({ package: z.string(), denials: z.number().int() })),
-  top_cves: z.array(z.looseObject({ cve: z.string(), denials: z.number().int() })),
-  hot_registry_packages: z.array(z.looseObject({ package: z.string() })),
+  severity_distribution: SeverityDistributionSchema,
+  top_packages: z.array(SecurityTopPackageSchema).describe("most denied first, ties by name"),
+  top_cves: z.array(SecurityTopCveSchema).describe("most denying first, ties by id"),
+  hot_registry_packages: z.array(HotRegistryPackageSchema).describe(
+    "allowing registry packages with CVE denials or provisional answers",
+  ),
   recent_alerts: z.array(AuditRowSchema),
   data_availability: DataAvailabilitySchema,
   exceptions: ExceptionsDueSchema,
@@ -142,7 +171,7 @@ function reportRoute(path: string, summary: string, schema: z.ZodType) {
 
 /** `GET /reports/security`. */
 export const securityReportRoute = reportRoute(
-  "/reports/security",
+  API_PATHS.securityReport,
   "CVE report: denials, severities, top packages and CVEs, scanner alerts.",
   SecurityReportSchema,
 );

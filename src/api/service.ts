@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
+import { API_PATHS } from "./paths.ts";
 
 /** The state of one upstream service. */
 export const UpstreamStateSchema = z.object({
@@ -57,7 +58,7 @@ export const HealthSchema = z.looseObject({
 });
 
 /** `GET /health`. */
-export const healthRoute = defineRoute("get", "/health", {
+export const healthRoute = defineRoute("get", API_PATHS.health, {
   summary: "Liveness and readiness.",
   public: true,
   responses: {

@@ -6,7 +6,6 @@
  * @module
  */
 import type { Logger } from "../log/logger.ts";
-import { pullRegistryWorkTree } from "../proposers/git_pull.ts";
 import type { Proposer, SyncOutcome } from "../proposers/types.ts";
 import type { ReloadResult } from "../registry/live.ts";
 import { DeliveryLog } from "./deliveries.ts";
@@ -91,9 +90,11 @@ export interface WebhookHandler {
 export interface WebhookDeps {
   /** `REGISTRY_WEBHOOK_SECRET`; null answers every delivery with 403. */
   secret: string | null;
-  proposer: Pick<Proposer, "syncMerged">;
-  /** `REGISTRY_PATH`, pulled with `git pull --ff-only` when the proposer has no sync of its own. */
-  registryPath: string;
+  /**
+   * Brings the merged registry onto `REGISTRY_PATH`: the proposer's own
+   * `syncMerged`, or the generic `git pull --ff-only` (chosen by `wiring.ts`).
+   */
+  sync: NonNullable<Proposer["syncMerged"]>;
   reload: () => Promise<ReloadResult>;
   log: Logger;
   /** Delivery ids already handled (`X-GitHub-Delivery`); a replay pulls nothing. */
@@ -114,14 +115,13 @@ interface PullRequestPayload {
  * import { silentLogger as log } from "../log/logger.ts";
  * import type { Proposer } from "../proposers/types.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
- * declare const proposer: Proposer;
+ * declare const proposer: Required<Proposer>;
  * declare const live: LiveRegistry;
  * declare const request: Request; // a merged pull_request delivery
  * const body = new Uint8Array(await request.arrayBuffer());
  * const webhook = createWebhookHandler({
  *   secret: "It's a Secret to Everybody",
- *   proposer,
- *   registryPath: "registry/registry.yaml",
+ *   sync: (hint) => proposer.syncMerged(hint),
  *   reload: () => live.reload(),
  *   log,
  * });
@@ -129,10 +129,7 @@ interface PullRequestPayload {
  * ```
  */
 export function createWebhookHandler(deps: WebhookDeps): WebhookHandler {
-  const sync = (hint: { defaultBranch?: string }): Promise<SyncOutcome> =>
-    deps.proposer.syncMerged
-      ? deps.proposer.syncMerged(hint)
-      : pullRegistryWorkTree(deps.registryPath, deps.secret ? [deps.secret] : []);
+  const sync = (hint: { defaultBranch?: string }): Promise<SyncOutcome> => deps.sync(hint);
 
   const deliveries = deps.deliveries ?? new DeliveryLog();
 

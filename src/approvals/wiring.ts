@@ -1,12 +1,17 @@
 /**
  * Wiring of the approvals capability for the composition root: the
  * proposer (selected once), the approval service and the merge webhook,
- * and their shutdown order.
+ * and their shutdown order. Part of the composition (called by
+ * `src/server.ts` only): the one module of `src/approvals` that constructs
+ * adapters (the proposer, the generic `git pull`).
  *
  * @module
  */
-import { registryPath, type Settings } from "../config/settings.ts";
+import type { ParsedSettings } from "../config/area.ts";
+import type { ProposerOptions } from "../proposers/settings.ts";
+import type { RegistryOptions } from "../registry/settings.ts";
 import type { Logger } from "../log/logger.ts";
+import { pullRegistryWorkTree } from "../proposers/git_pull.ts";
 import { selectProposer } from "../proposers/select.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { LiveRegistry } from "../registry/live.ts";
@@ -27,25 +32,42 @@ export interface Approvals {
   close(): Promise<void>;
 }
 
+/** The settings the approvals capability reads: two areas' options, and the parsed settings for `module:` proposers. */
+export interface ApprovalsSettings {
+  proposers: ProposerOptions;
+  registry: RegistryOptions;
+  /** Passed through untouched to a `module:` proposer class (SPEC §15.29). */
+  settings: ParsedSettings;
+}
+
 /**
  * Selects the proposer and builds the approval service and webhook.
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
+ * import { proposersArea } from "../proposers/settings.ts";
+ * import { registryArea } from "../registry/settings.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
  * import type { Store } from "../store/types.ts";
  * declare const registry: LiveRegistry;
  * declare const store: Store;
  * declare const changes: import("./change_log.ts").ChangeLog;
- * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
- * const wired = await wireApprovals(settings, { log, registry, store, changes });
+ * const env = { REGISTRY_PATH: "registry/registry.yaml" };
+ * const wired = await wireApprovals(
+ *   {
+ *     proposers: optionsFromEnv(proposersArea, env),
+ *     registry: optionsFromEnv(registryArea, env),
+ *     settings: env,
+ *   },
+ *   { log, registry, store, changes },
+ * );
  * wired.proposer.name; // "local_file"
  * ```
  */
 export async function wireApprovals(
-  settings: Settings,
+  settings: ApprovalsSettings,
   deps: {
     log: Logger;
     registry: LiveRegistry;
@@ -55,7 +77,13 @@ export async function wireApprovals(
   },
 ): Promise<Approvals> {
   const reload = () => deps.registry.reload();
-  const proposer = await selectProposer({ settings, log: deps.log, reload });
+  const proposer = await selectProposer({
+    options: settings.proposers,
+    registry: settings.registry,
+    settings: settings.settings,
+    log: deps.log,
+    reload,
+  });
   const approvals = createApprovalService({
     store: deps.store,
     registry: deps.registry,
@@ -71,10 +99,13 @@ export async function wireApprovals(
     changes: deps.changes,
     now: deps.now ?? (() => new Date()),
   });
+  const secrets = settings.proposers.webhookSecret ? [settings.proposers.webhookSecret] : [];
   const webhook = createWebhookHandler({
-    secret: settings.REGISTRY_WEBHOOK_SECRET ?? null,
-    proposer,
-    registryPath: registryPath(settings),
+    secret: settings.proposers.webhookSecret,
+    sync: (hint) =>
+      proposer.syncMerged
+        ? proposer.syncMerged(hint)
+        : pullRegistryWorkTree(settings.registry.path, secrets),
     reload,
     log: deps.log,
   });

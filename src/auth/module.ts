@@ -10,7 +10,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Settings, SettingsError } from "../config/settings.ts";
+import { type ParsedSettings, SettingsError } from "../config/area.ts";
 import type { Logger } from "../log/logger.ts";
 import { type Authenticator, AuthError, type AuthRequest, type Identity } from "./types.ts";
 
@@ -22,7 +22,7 @@ export interface ModuleReference {
 }
 
 /** What the user's class must look like. */
-type AuthenticatorClass = new (options: { settings: Settings; log: Logger }) => {
+type AuthenticatorClass = new (options: { settings: ParsedSettings; log: Logger }) => {
   authenticate(request: AuthRequest): Promise<Identity> | Identity;
 };
 
@@ -60,7 +60,7 @@ export function parseModuleReference(value: string, cwd: string): ModuleReferenc
  */
 export async function loadModuleAuthenticator(
   value: string,
-  options: { settings: Settings; log: Logger; cwd?: string },
+  options: { settings: ParsedSettings; log: Logger; cwd?: string },
 ): Promise<Authenticator> {
   const ref = parseModuleReference(value, options.cwd ?? Deno.cwd());
   let module: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
-import { loadSettings, SettingsError } from "../config/settings.ts";
+import { SettingsError } from "../config/area.ts";
 import { silentLogger } from "../log/logger.ts";
 import { loadModuleAuthenticator, parseModuleReference } from "./module.ts";
 
@@ -45,7 +45,7 @@ Deno.test("loadModuleAuthenticator() constructs the class with { settings, log }
   const dir = await Deno.makeTempDir({ prefix: "policyd-auth-module-" });
   try {
     await Deno.writeTextFile(join(dir, "team_auth.js"), MODULE_SOURCE);
-    const settings = loadSettings({ OPERATOR_GROUP: "ops" });
+    const settings = { OPERATOR_GROUP: "ops" };
     const load = (exportName: string) =>
       loadModuleAuthenticator(`module:./team_auth.js:${exportName}`, {
         settings,

@@ -3,17 +3,18 @@
  * `AUTH_ENABLED=false` is single-user mode, anonymous `local` whatever
  * `AUTH_BACKEND` says; otherwise `header`, `webhook`, `apikey` or
  * `module:<specifier>:<Export>`. The rules live in the `auth` settings area
- * (`settings.ts`); a violation is a `SettingsError` naming the variable,
+ * (`settings.ts`), checked when the root computes the options; a `module:`
+ * class that cannot be loaded is a `SettingsError` naming `AUTH_BACKEND`,
  * raised before the server listens.
  *
  * @module
  */
-import { requireOptions, type Settings } from "../config/settings.ts";
+import type { ParsedSettings } from "../config/area.ts";
 import type { Logger } from "../log/logger.ts";
 import { createApiKeyAuthenticator } from "./apikey.ts";
 import { createHeaderAuthenticator } from "./header.ts";
 import { loadModuleAuthenticator } from "./module.ts";
-import { authArea } from "./settings.ts";
+import type { AuthOptions } from "./settings.ts";
 import { anonymousAuthenticator, type Authenticator } from "./types.ts";
 import { createWebhookAuthenticator } from "./webhook.ts";
 
@@ -22,14 +23,23 @@ import { createWebhookAuthenticator } from "./webhook.ts";
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const auth = await createAuthenticator(loadSettings({ AUTH_ENABLED: "true" }), log);
+ * import { authArea } from "./settings.ts";
+ * const env = { AUTH_ENABLED: "true" };
+ * const auth = await createAuthenticator(optionsFromEnv(authArea, env), { log, settings: env });
  * auth.name; // "header"
  * ```
  */
-export async function createAuthenticator(settings: Settings, log: Logger): Promise<Authenticator> {
-  const options = requireOptions(authArea, settings);
+export async function createAuthenticator(
+  options: AuthOptions,
+  deps: {
+    log: Logger;
+    /** The parsed settings, for a `module:` class (SPEC §15.29). */
+    settings: ParsedSettings;
+  },
+): Promise<Authenticator> {
+  const { log, settings } = deps;
   if (!options.enabled) return anonymousAuthenticator;
   switch (options.backend) {
     case "header":

@@ -1,11 +1,12 @@
 import { equal, rejects } from "node:assert/strict";
-import { loadSettings, SettingsError } from "../config/settings.ts";
+import { optionsFromEnv, SettingsError } from "../config/area.ts";
 import { createLogger, silentLogger } from "../log/logger.ts";
 import { createAuthenticator } from "./select.ts";
+import { authArea } from "./settings.ts";
 import { AuthNotImplementedError, LOCAL_IDENTITY } from "./types.ts";
 
-const select = (env: Record<string, string>) =>
-  createAuthenticator(loadSettings(env), silentLogger);
+const select = async (env: Record<string, string>) =>
+  await createAuthenticator(optionsFromEnv(authArea, env), { log: silentLogger, settings: env });
 const anyRequest = { headers: new Headers(), remoteAddress: "127.0.0.1" };
 
 Deno.test("createAuthenticator() is anonymous `local` with AUTH_ENABLED=false, whatever AUTH_BACKEND says", async (t) => {
@@ -56,10 +57,11 @@ Deno.test("createAuthenticator() names the variable of a bad setting", async (t)
 
 Deno.test("the apikey placeholder fails loudly at request time", async () => {
   const lines: string[] = [];
-  const auth = await createAuthenticator(
-    loadSettings({ AUTH_ENABLED: "true", AUTH_BACKEND: "apikey" }),
-    createLogger("debug", (l) => lines.push(l)),
-  );
+  const env = { AUTH_ENABLED: "true", AUTH_BACKEND: "apikey" };
+  const auth = await createAuthenticator(optionsFromEnv(authArea, env), {
+    log: createLogger("debug", (l) => lines.push(l)),
+    settings: env,
+  });
   await rejects(auth.authenticate(anyRequest), (e) => e instanceof AuthNotImplementedError);
   equal(lines.some((l) => JSON.parse(l).level === "error"), true);
 });

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Settings } from "../config/settings.ts";
 import type { Logger } from "../log/logger.ts";
+import type { CacheOptions } from "./settings.ts";
 import type { Cache } from "./types.ts";
 import { createMemoryCache, type MemoryCacheOptions } from "./memory.ts";
 import { createNoCache } from "./none.ts";
@@ -18,36 +18,35 @@ export interface CacheFactoryOptions {
   redis?: RedisCacheOptions;
 }
 
-/** Which backend a `REDIS_URL` value selects. */
-export function cacheKind(settings: Pick<Settings, "REDIS_URL">): "memory" | "none" | "redis" {
-  if (settings.REDIS_URL === undefined) return "memory";
-  return settings.REDIS_URL === "none" ? "none" : "redis";
+/** Which backend the `cache` area's `redisUrl` (`REDIS_URL`) selects. */
+export function cacheKind(options: Pick<CacheOptions, "redisUrl">): "memory" | "none" | "redis" {
+  if (options.redisUrl === null) return "memory";
+  return options.redisUrl === "none" ? "none" : "redis";
 }
 
 /**
- * Creates the lookup cache the settings ask for.
+ * Creates the lookup cache the `cache` area's options ask for.
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const cache = createCache(loadSettings({ REDIS_URL: "none" }), log);
+ * const cache = createCache({ redisUrl: "none" }, log);
  * cache.health(); // "disabled"
  * ```
  */
 export function createCache(
-  settings: Pick<Settings, "REDIS_URL">,
+  cacheOptions: Pick<CacheOptions, "redisUrl">,
   log: Logger,
   options: CacheFactoryOptions = {},
 ): Cache {
-  switch (cacheKind(settings)) {
+  switch (cacheKind(cacheOptions)) {
     case "memory":
       return createMemoryCache(options.memory);
     case "none":
       return createNoCache();
     case "redis":
       return createRedisCache(
-        settings.REDIS_URL!,
+        cacheOptions.redisUrl!,
         log.child({ component: "cache" }),
         options.redis,
       );

@@ -4,10 +4,11 @@
  * A value goes through a JSON round trip when it is stored (so the semantics
  * match the Redis cache) and is then deeply frozen: every hit returns the
  * same read-only value, with no parsing on the hot path, and no caller can
- * change what the next one reads.
+ * change what the next one reads (rule 2 of `src/core/decision_cache.ts`).
  *
  * @module
  */
+import { share } from "../core/decision_cache.ts";
 import type { Cache } from "./types.ts";
 
 /** Options of {@link createMemoryCache}. */
@@ -16,15 +17,6 @@ export interface MemoryCacheOptions {
   maxEntries?: number;
   /** Clock in milliseconds, injectable for tests. Default `Date.now`. */
   now?: () => number;
-}
-
-/** Freezes a JSON value and everything in it. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object") {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /**
@@ -56,7 +48,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
       if (ttlSeconds <= 0 || value === undefined) return Promise.resolve();
       entries.set(key, {
         expiresAt: now() + ttlSeconds * 1000,
-        value: deepFreeze(JSON.parse(JSON.stringify(value))),
+        value: share(JSON.parse(JSON.stringify(value))),
       });
       while (entries.size > maxEntries) {
         entries.delete(entries.keys().next().value!);

@@ -2,7 +2,8 @@ import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createRedisCache } from "./redis.ts";
 import type { Cache } from "./types.ts";
 import { createLogger, silentLogger } from "../log/logger.ts";
-import { loadSettings } from "../config/settings.ts";
+import { optionsFromEnv } from "../config/area.ts";
+import { lookupsArea } from "../lookups/settings.ts";
 import { createLookupSources } from "../lookups/cached.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 import { testRedisUrl } from "../../tests/helpers/redis.ts";
@@ -87,7 +88,7 @@ Deno.test("lookups keep answering while Redis stops, and use it again once it is
     { maxReconnectDelayMs: 200 },
   );
   try {
-    const settings = loadSettings({
+    const settings = optionsFromEnv(lookupsArea, {
       OSV_API_URL: upstream.url,
       PYPI_URL: upstream.url,
       LOOKUP_TIMEOUT_MS: "2000",
@@ -95,7 +96,7 @@ Deno.test("lookups keep answering while Redis stops, and use it again once it is
     let clock = new Date("2026-11-23T12:00:00Z");
     const { vulnerabilities, licenses } = createLookupSources(
       settings,
-      cache,
+      { store: cache, ttlSeconds: 21600 },
       silentLogger,
       () => clock,
     );

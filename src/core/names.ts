@@ -43,3 +43,12 @@ export function isAsciiSpec(spec: string): boolean {
 /** Message of a rejected non-ASCII package spec. */
 export const NON_ASCII_NAME_MESSAGE =
   "package names are ASCII letters, digits and ._- only (PEP 508); non-ASCII look-alike characters are rejected";
+
+/**
+ * The longest package spec any surface accepts (HTTP, MCP): one rule, so a
+ * spec one surface takes is never refused by another.
+ */
+export const MAX_PACKAGE_SPEC_LENGTH = 300;
+
+/** Message of a package spec longer than {@link MAX_PACKAGE_SPEC_LENGTH}. */
+export const SPEC_TOO_LONG_MESSAGE = "package spec is too long";

@@ -4,10 +4,11 @@
  * (`service.ts`); its serialisation is kept beside it, so an answer costs a
  * string concatenation instead of serialising a kilobyte of decision every
  * time (docs/performance.md). The text is byte for byte `JSON.stringify` of
- * the evaluation.
+ * the evaluation (rule 5 of `src/core/decision_cache.ts`).
  *
  * @module
  */
+import { isShared } from "../core/decision_cache.ts";
 import type { Decision, Evaluation } from "../core/types.ts";
 
 /**
@@ -31,7 +32,7 @@ export function evaluationOf(
   auditId: number,
 ): Evaluation {
   const evaluation = { ...decision, registry_version: registryVersion, audit_id: auditId };
-  if (!Object.isFrozen(decision)) return evaluation;
+  if (!isShared(decision)) return evaluation;
   Object.defineProperty(evaluation, DECISION, { value: decision });
   return Object.freeze(evaluation);
 }

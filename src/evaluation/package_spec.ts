@@ -7,7 +7,12 @@
  */
 import { parsePipRequirementsLine } from "pip-requirements-js";
 import { valid } from "@renovatebot/pep440";
-import { isValidName, normalizeName } from "../core/names.ts";
+import {
+  isValidName,
+  MAX_PACKAGE_SPEC_LENGTH,
+  normalizeName,
+  SPEC_TOO_LONG_MESSAGE,
+} from "../core/names.ts";
 import type { EvaluationRequest } from "../core/types.ts";
 import { isRange } from "./resolve_range.ts";
 
@@ -37,7 +42,9 @@ export function parsePackageSpec(
 ): ParsedSpec {
   const text = spec.trim();
   if (text === "") return { ok: false, path: "package", message: "package name is required" };
-  if (text.length > 300) return { ok: false, path: "package", message: "package spec is too long" };
+  if (text.length > MAX_PACKAGE_SPEC_LENGTH) {
+    return { ok: false, path: "package", message: SPEC_TOO_LONG_MESSAGE };
+  }
   let name = text;
   let pinned: string | null = null;
   if (!isValidName(text)) {

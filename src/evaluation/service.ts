@@ -7,6 +7,7 @@
  */
 import { factsVerdict, registryVerdict } from "../core/evaluate.ts";
 import { decisionStableUntil } from "../core/facts_verdict.ts";
+import { isShared, share } from "../core/decision_cache.ts";
 import {
   combineIndexes,
   createPopularIndex,
@@ -70,14 +71,6 @@ interface Remembered {
   until: number;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
 /** Builds the audit row of a decision. */
 export function auditRowOf(
   decision: Decision,
@@ -125,9 +118,10 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
   const now = deps.now ?? (() => new Date());
   // The core is pure: the same request, snapshot and facts give the same
   // decision until its clock inputs change. Facts served from the in-process
-  // cache are the same read-only objects on every hit, so a repeated
+  // cache are the same shared objects on every hit, so a repeated
   // evaluation reuses the decision instead of deciding again. Facts fetched
-  // or read from Redis are new objects each time and are never remembered.
+  // or read from Redis are new objects each time and are never remembered
+  // (rule 4 of src/core/decision_cache.ts).
   const remembered = new WeakMap<RegistrySnapshot, Map<string, Remembered>>();
   // Popular = the registry's own packages plus the shipped/refreshed list, per snapshot.
   const indexes = new WeakMap<RegistrySnapshot, { base: PopularIndex; index: PopularIndex }>();
@@ -157,14 +151,14 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       return hit.decision;
     }
     const decision = factsVerdict(request, snapshot, facts, at, popular);
-    if (!Object.isFrozen(facts.vulnerabilities) || !Object.isFrozen(facts.license)) return decision;
+    if (!isShared(facts.vulnerabilities) || !isShared(facts.license)) return decision;
     if (!memory || memory.size >= REMEMBERED_PER_SNAPSHOT) {
       remembered.set(snapshot, memory = new Map());
     }
     memory.set(key, {
       facts,
       popular,
-      decision: deepFreeze(decision),
+      decision: share(decision),
       until: decisionStableUntil(facts, at),
     });
     return decision;

@@ -6,17 +6,12 @@ import type { Decision, LicenseFacts, VulnerabilityFacts } from "../core/types.t
 import { withLicenseCache, withVulnerabilityCache } from "../lookups/cached.ts";
 import { openSqliteStore } from "../store/sqlite.ts";
 import { snapshotOf } from "../../tests/helpers/registry.ts";
-import { type CallContext, createEvaluationService } from "./service.ts";
+import { createEvaluationService } from "./service.ts";
+import { API_CONTEXT } from "../../tests/helpers/call_context.ts";
 import { evaluationJson, evaluationOf } from "./evaluation_json.ts";
 
 const DAY = 86_400_000;
-const CONTEXT: CallContext = {
-  project: "demo",
-  requester: "anonymous",
-  agent_model: null,
-  agent_version: null,
-  source: "api",
-};
+const CONTEXT = API_CONTEXT;
 
 /** When a decision over MIT facts with these upload times stops holding, as an ISO time. */
 function stableUntil(now: Date, released_at: string | null, first_released_at?: string): string {

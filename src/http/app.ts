@@ -10,6 +10,7 @@ import { type Context, Hono } from "hono";
 import { PROJECT_PATTERN } from "../api/headers.ts";
 import { CALL_SOURCES } from "../api/enums.ts";
 import { API_ROUTES, fullPath, MAX_BODY_BYTES } from "../api/mod.ts";
+import { API_BASE, API_PATHS, apiPath } from "../api/paths.ts";
 import { AuthError, AuthNotImplementedError } from "../auth/types.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
@@ -47,7 +48,7 @@ const PUBLIC_API_PATHS = new Set(API_ROUTES.filter((r) => r.public).map(fullPath
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
 /** GET routes that write (an evaluation is audited): no `*` project there. */
-const WRITING_GETS = new Set(["/api/v1/evaluate"]);
+const WRITING_GETS = new Set([apiPath(API_PATHS.evaluate)]);
 
 function header(c: { req: { header(name: string): string | undefined } }, name: string) {
   const value = c.req.header(name)?.trim();
@@ -172,20 +173,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const limitBody = bodyBudget({ maxBytes: MAX_BODY_BYTES, timeoutMs: http.bodyReadTimeoutMs });
   app.use("*", (c, next) => BODYLESS_METHODS.has(c.req.method) ? next() : limitBody(c, next));
 
-  app.route("/api/v1", healthRoutes(deps));
-  app.route("/api/v1", evaluateRoutes(deps));
-  app.route("/api/v1", registryRoutes(deps));
-  app.route("/api/v1", reportRoutes(deps));
-  app.route("/api/v1", openapiRoutes(deps));
-  app.route("/api/v1", workflowRoutes());
-  app.route("/api/v1", approvalRoutes(deps));
-  app.route("/api/v1", registryPendingRoutes(deps));
-  app.route("/api/v1", proposalRoutes(deps));
-  app.route("/api/v1", reviewRoutes(deps));
-  app.route("/api/v1", webhookRoutes(deps));
+  app.route(API_BASE, healthRoutes(deps));
+  app.route(API_BASE, evaluateRoutes(deps));
+  app.route(API_BASE, registryRoutes(deps));
+  app.route(API_BASE, reportRoutes(deps));
+  app.route(API_BASE, openapiRoutes(deps));
+  app.route(API_BASE, workflowRoutes());
+  app.route(API_BASE, approvalRoutes(deps));
+  app.route(API_BASE, registryPendingRoutes(deps));
+  app.route(API_BASE, proposalRoutes(deps));
+  app.route(API_BASE, reviewRoutes(deps));
+  app.route(API_BASE, webhookRoutes(deps));
   app.route("/", mcpRoutes(deps));
-  app.route("/api/v1", auditRoutes(deps));
-  app.route("/api/v1", alertRoutes(deps));
+  app.route(API_BASE, auditRoutes(deps));
+  app.route(API_BASE, alertRoutes(deps));
   app.route("/", llmsRoutes());
   for (const mount of deps.extraRoutes ?? []) mount(app);
 

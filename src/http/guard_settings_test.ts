@@ -1,14 +1,19 @@
 import assert from "node:assert/strict";
-import { tryLoadSettings } from "../config/settings.ts";
+import { optionsFromEnv, SettingsError } from "../config/area.ts";
+import { guardArea } from "./guard_settings.ts";
 import { hostAllowList, hostNameOf } from "./middleware/allowed_hosts.ts";
 import { isTransientAcceptError } from "./timed_server.ts";
 
 Deno.test("ALLOWED_HOSTS: names are lower-cased; a URL or a name with a port is reported", () => {
-  const ok = tryLoadSettings({ ALLOWED_HOSTS: "Policy.Example.com, 10.0.0.5" });
-  assert.deepEqual(ok.options.guard.allowedHosts, ["policy.example.com", "10.0.0.5"]);
-  const bad = tryLoadSettings({ ALLOWED_HOSTS: "https://x.example, y.example:8765" });
-  assert.deepEqual(bad.issues.map((i) => i.variable), ["ALLOWED_HOSTS", "ALLOWED_HOSTS"]);
-  assert.equal(tryLoadSettings({ MAX_CONNECTIONS: "-1" }).ok, false);
+  const ok = optionsFromEnv(guardArea, { ALLOWED_HOSTS: "Policy.Example.com, 10.0.0.5" });
+  assert.deepEqual(ok.allowedHosts, ["policy.example.com", "10.0.0.5"]);
+  assert.throws(
+    () => optionsFromEnv(guardArea, { ALLOWED_HOSTS: "https://x.example, y.example:8765" }),
+    (e) =>
+      e instanceof SettingsError &&
+      e.issues.map((i) => i.variable).join() === "ALLOWED_HOSTS,ALLOWED_HOSTS",
+  );
+  assert.throws(() => optionsFromEnv(guardArea, { MAX_CONNECTIONS: "-1" }), SettingsError);
 });
 
 Deno.test("the host allow-list: loopback, the bind address, listed names; a wildcard bind admits this machine", () => {

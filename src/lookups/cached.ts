@@ -12,7 +12,8 @@
  */
 import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import { normalizeName } from "../core/names.ts";
-import type { Settings } from "../config/settings.ts";
+import { isShared, share } from "../core/decision_cache.ts";
+import type { LookupOptions } from "./settings.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Cache } from "../cache/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "./types.ts";
@@ -66,19 +67,19 @@ function cachedLookup<Facts extends VulnerabilityFacts | LicenseFacts>(
   cache: Cache,
   ttlSeconds: number,
 ): Lookup<Facts> {
-  // One read-only "cached" view per stored value: a hit of the in-process
-  // cache (a frozen value, the same until it expires) answers the same object
+  // One shared "cached" view per stored value: a hit of the in-process
+  // cache (a shared value, the same until it expires) answers the same object
   // each time, which lets the evaluation service recognise facts it has
-  // already decided on (src/evaluation/service.ts).
+  // already decided on (rule 3 of src/core/decision_cache.ts).
   const views = new WeakMap<Facts, Facts>();
   return async (name, version) => {
     const key = keyOf(name, version);
     const hit = await cache.get<Facts>(key);
     if (hit !== undefined && hit.status === "ok") {
-      if (!Object.isFrozen(hit)) return { ...hit, cached: true };
+      if (!isShared(hit)) return { ...hit, cached: true };
       let view = views.get(hit);
       if (view === undefined) {
-        view = Object.freeze({ ...hit, cached: true }) as Facts;
+        view = share({ ...hit, cached: true }) as Facts;
         views.set(hit, view);
       }
       return view;
@@ -118,25 +119,21 @@ export interface LookupSources {
 }
 
 /**
- * Creates the OSV and PyPI sources from the settings, each behind its
- * upstream's circuit breaker and the cache.
+ * Creates the OSV and PyPI sources from the `lookups` options, each behind
+ * its upstream's circuit breaker and the cache (entries live `ttlSeconds`).
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
- * import { createCache } from "../cache/factory.ts";
+ * import { createMemoryCache } from "../cache/memory.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const settings = loadSettings(Deno.env.toObject());
- * const cache = createCache(settings, log);
- * const { vulnerabilities, licenses } = createLookupSources(settings, cache, log);
+ * const lookups = { osvApiUrl: "https://api.osv.dev", pypiUrl: "https://pypi.org", timeoutMs: 4000 };
+ * const cache = { store: createMemoryCache(), ttlSeconds: 21600 };
+ * const { vulnerabilities, licenses } = createLookupSources(lookups, cache, log);
  * ```
  */
 export function createLookupSources(
-  settings: Pick<
-    Settings,
-    "OSV_API_URL" | "PYPI_URL" | "LOOKUP_TIMEOUT_MS" | "CACHE_TTL_SECONDS"
-  >,
-  cache: Cache,
+  settings: LookupOptions,
+  caching: { store: Cache; ttlSeconds: number },
   log: Logger,
   now: () => Date = () => new Date(),
 ): LookupSources {
@@ -148,22 +145,22 @@ export function createLookupSources(
         createOsvSource(settings, lookupLog, { now, health: upstreams }),
         upstreams,
       ),
-      cache,
-      settings.CACHE_TTL_SECONDS,
+      caching.store,
+      caching.ttlSeconds,
     ),
     licenses: withLicenseCache(
       licensesBehindBreaker(
         createPypiSource(settings, lookupLog, { now, health: upstreams }),
         upstreams,
       ),
-      cache,
-      settings.CACHE_TTL_SECONDS,
+      caching.store,
+      caching.ttlSeconds,
     ),
     upstreams,
     releases: createReleaseSource({
-      baseUrl: settings.PYPI_URL,
-      timeoutMs: settings.LOOKUP_TIMEOUT_MS,
-      cache: { store: cache, ttlSeconds: settings.CACHE_TTL_SECONDS },
+      baseUrl: settings.pypiUrl,
+      timeoutMs: settings.timeoutMs,
+      cache: caching,
     }),
   };
 }

@@ -1,7 +1,9 @@
 import { equal, notEqual, ok } from "node:assert/strict";
 import { createLookupSources, type LookupSources, osvQueryKey, pypiLicenseKey } from "./cached.ts";
 import { createMemoryCache } from "../cache/memory.ts";
-import { type Environment, loadSettings } from "../config/settings.ts";
+import { type Environment, optionsFromEnv } from "../config/area.ts";
+import { cacheArea } from "../cache/settings.ts";
+import { lookupsArea } from "./settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import { type FakeUpstream, startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 
@@ -13,8 +15,13 @@ async function withCachedSources(
 ): Promise<void> {
   const upstream = await startFakeUpstream();
   try {
-    const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url, ...env });
-    await check(createLookupSources(settings, createMemoryCache(), silentLogger, now), upstream);
+    const vars = { OSV_API_URL: upstream.url, PYPI_URL: upstream.url, ...env };
+    const caching = {
+      store: createMemoryCache(),
+      ttlSeconds: optionsFromEnv(cacheArea, vars).ttlSeconds,
+    };
+    const lookups = optionsFromEnv(lookupsArea, vars);
+    await check(createLookupSources(lookups, caching, silentLogger, now), upstream);
   } finally {
     await upstream.close();
   }

@@ -8,8 +8,8 @@
 import { z } from "zod";
 import type { VulnerabilityFacts } from "../core/types.ts";
 import type { Logger } from "../log/logger.ts";
-import type { Settings } from "../config/settings.ts";
 import type { VulnerabilitySource } from "./types.ts";
+import type { LookupOptions } from "./settings.ts";
 import { fetchJson } from "./http.ts";
 import type { UpstreamHealth } from "./upstream_health.ts";
 import { type OsvRecord, osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
@@ -22,8 +22,8 @@ const queryResponseSchema = z.object({
 /** Safety net against an upstream that hands out page tokens forever. */
 const MAX_PAGES = 100;
 
-/** Settings the OSV adapter reads. */
-export type OsvSettings = Pick<Settings, "OSV_API_URL" | "LOOKUP_TIMEOUT_MS">;
+/** The `lookups` options the OSV adapter reads. */
+export type OsvSettings = Pick<LookupOptions, "osvApiUrl" | "timeoutMs">;
 
 /** Optional collaborators of the OSV source. */
 export interface OsvSourceOptions {
@@ -83,9 +83,8 @@ export async function queryOsvRecords(
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const osv = createOsvSource(loadSettings(Deno.env.toObject()), log);
+ * const osv = createOsvSource({ osvApiUrl: "https://api.osv.dev", timeoutMs: 4000 }, log);
  * const facts = await osv.query("requests", "2.30.0");
  * ```
  */
@@ -98,10 +97,10 @@ export function createOsvSource(
   return {
     async query(name: string, version: string | null): Promise<VulnerabilityFacts> {
       const result = await queryOsvRecords(
-        settings.OSV_API_URL,
+        settings.osvApiUrl,
         name,
         version,
-        settings.LOOKUP_TIMEOUT_MS,
+        settings.timeoutMs,
       );
       if (!result.ok) {
         options.health?.failure("osv", result.detail);

@@ -1,7 +1,8 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createOsvSource } from "./osv.ts";
 import { isMaliciousRecord, osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
-import { loadSettings } from "../config/settings.ts";
+import { optionsFromEnv } from "../config/area.ts";
+import { lookupsArea } from "./settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import type { Vulnerability } from "../core/types.ts";
 import { isAffected } from "../core/affected.ts";
@@ -9,7 +10,7 @@ import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 import { forEachUpstreamFault } from "../../tests/helpers/upstream_faults.ts";
 
 function settingsFor(url: string, timeoutMs = 2000) {
-  return loadSettings({ OSV_API_URL: url, LOOKUP_TIMEOUT_MS: String(timeoutMs) });
+  return optionsFromEnv(lookupsArea, { OSV_API_URL: url, LOOKUP_TIMEOUT_MS: String(timeoutMs) });
 }
 
 async function query(name: string, version: string | null, pageSize = 1000) {

@@ -15,8 +15,8 @@
 import { z } from "zod";
 import type { LicenseFacts } from "../core/types.ts";
 import type { Logger } from "../log/logger.ts";
-import type { Settings } from "../config/settings.ts";
 import type { LicenseSource } from "./types.ts";
+import type { LookupOptions } from "./settings.ts";
 import { fetchJson, type FetchResult } from "./http.ts";
 import { joinUrl } from "./osv.ts";
 import { normalizeLicense, UNKNOWN_LICENSE } from "./license_normalize.ts";
@@ -104,8 +104,8 @@ function yankOf(data: PypiResponse): { yanked?: boolean; yanked_reason?: string 
   return { yanked: true, yanked_reason: reason || null };
 }
 
-/** Settings the PyPI adapter reads. */
-export type PypiSettings = Pick<Settings, "PYPI_URL" | "LOOKUP_TIMEOUT_MS">;
+/** The `lookups` options the PyPI adapter reads. */
+export type PypiSettings = Pick<LookupOptions, "pypiUrl" | "timeoutMs">;
 
 /** Optional collaborators of the PyPI source. */
 export interface PypiSourceOptions {
@@ -121,9 +121,8 @@ export interface PypiSourceOptions {
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const pypi = createPypiSource(loadSettings(Deno.env.toObject()), log);
+ * const pypi = createPypiSource({ pypiUrl: "https://pypi.org", timeoutMs: 4000 }, log);
  * const facts = await pypi.lookup("requests", null); // { status: "ok", license: "Apache-2.0", … }
  * ```
  */
@@ -134,8 +133,8 @@ export function createPypiSource(
 ): LicenseSource {
   const now = options.now ?? (() => new Date());
   const get = async (path: string): Promise<FetchResult<PypiResponse>> => {
-    const result = await fetchJson(joinUrl(settings.PYPI_URL, path), pypiResponseSchema, {
-      timeoutMs: settings.LOOKUP_TIMEOUT_MS,
+    const result = await fetchJson(joinUrl(settings.pypiUrl, path), pypiResponseSchema, {
+      timeoutMs: settings.timeoutMs,
     });
     // A 404 is an answer: the index is up.
     if (result.ok || result.notFound) options.health?.success("pypi");

@@ -1,6 +1,7 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { createPypiSource, releaseUploadTime } from "./pypi.ts";
-import { loadSettings } from "../config/settings.ts";
+import { optionsFromEnv } from "../config/area.ts";
+import { lookupsArea } from "./settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
 import { forEachUpstreamFault } from "../../tests/helpers/upstream_faults.ts";
@@ -127,7 +128,7 @@ async function fixtureFiles(): Promise<string[]> {
 }
 
 function settingsFor(url: string, timeoutMs = 2000) {
-  return loadSettings({ PYPI_URL: url, LOOKUP_TIMEOUT_MS: String(timeoutMs) });
+  return optionsFromEnv(lookupsArea, { PYPI_URL: url, LOOKUP_TIMEOUT_MS: String(timeoutMs) });
 }
 
 Deno.test("the license table covers every PyPI fixture file", async () => {

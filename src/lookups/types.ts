@@ -1,11 +1,12 @@
 /**
  * Interfaces through which the evaluation service reaches upstream data.
- * Implementations: `osv.ts` (vulnerabilities), `pypi.ts` (licenses), and
- * `none.ts` (no data, for tests and offline use).
+ * Implementations: `osv.ts` (vulnerabilities), `pypi.ts` (licenses),
+ * `osv_scan.ts` (the CVE scanner's batch queries) and `none.ts` (no data, for
+ * tests and offline use).
  *
  * @module
  */
-import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
+import type { LicenseFacts, Vulnerability, VulnerabilityFacts } from "../core/types.ts";
 
 /** Looks up the vulnerabilities of a package, at a version or across all versions. */
 export interface VulnerabilitySource {
@@ -17,4 +18,20 @@ export interface VulnerabilitySource {
 export interface LicenseSource {
   /** Never throws: errors and time-outs yield `{status: "unavailable"}`. */
   lookup(name: string, version: string | null): Promise<LicenseFacts>;
+}
+
+/** One scan of many packages (what the CVE scanner asks for, SPEC §6.5). */
+export interface ScanResult {
+  /** Every known vulnerability (all versions) per package that was fully answered. */
+  vulnerabilities: Map<string, Vulnerability[]>;
+  /** Packages whose data could not be had in full, with a detail; never half-answered. */
+  failed: Map<string, string>;
+  /** Upstream calls made: batch queries and record fetches. */
+  calls: { batch: number; detail: number };
+}
+
+/** Looks up the vulnerabilities of many packages at once, across all versions. */
+export interface VulnerabilityScanSource {
+  /** Never throws for upstream trouble: failures are per package in `failed`. */
+  scan(names: readonly string[]): Promise<ScanResult>;
 }

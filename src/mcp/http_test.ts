@@ -191,3 +191,28 @@ Deno.test("POST /mcp needs the same authentication as the API; the identity is t
     await server.close();
   }
 });
+
+Deno.test("POST /mcp takes the package specs the HTTP API takes: one length rule", () =>
+  withMcpClient(async (client, server) => {
+    const long = "a".repeat(250); // over MCP's old 200, within the API's 300
+    const http = await fetch(`${server.url}/api/v1/evaluate?package=${long}`);
+    assert.equal(http.status, 200);
+    await http.body?.cancel();
+    const viaMcp = await client.callTool({ name: "check_package", arguments: { package: long } });
+    assert.equal(viaMcp.isError, undefined, JSON.stringify(viaMcp.content));
+    assert.equal((viaMcp.structuredContent as Structured).package, long);
+
+    const tooLong = "a".repeat(301);
+    const refused = await fetch(`${server.url}/api/v1/evaluate?package=${tooLong}`);
+    assert.equal(refused.status, 400);
+    assert.match(await refused.text(), /package spec is too long/);
+    const refusedMcp = await client.callTool({
+      name: "check_package",
+      arguments: { package: tooLong },
+    });
+    assert.equal(refusedMcp.isError, true);
+    assert.match(
+      (refusedMcp.content as Array<{ text: string }>)[0].text,
+      /package spec is too long/,
+    );
+  }));

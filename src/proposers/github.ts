@@ -7,8 +7,6 @@
  * @module
  */
 import { Octokit } from "@octokit/rest";
-import type { Settings } from "../config/settings.ts";
-import { registryPath } from "../config/settings.ts";
 import type { Logger } from "../log/logger.ts";
 import { compileRegistry } from "../registry/compile.ts";
 import { writeFileAtomic } from "../registry/files.ts";
@@ -24,6 +22,7 @@ import {
 import { readIfExists } from "./local_file.ts";
 import { createKeyedMutex } from "./mutex.ts";
 import { checkRule, describeErrors, upsertRule } from "./registry_edit.ts";
+import type { ProposerOptions } from "./settings.ts";
 import { type RemoveOutcome, removeRule } from "./rule_remove.ts";
 import { normalizeName } from "../core/names.ts";
 import type {
@@ -42,20 +41,23 @@ export const REMOVAL_PREFIX = "policy/removal/";
 
 /** Dependencies of the github proposer. */
 export interface GithubProposerDeps {
-  settings: Settings;
+  /** The `proposers` area's options. */
+  options: ProposerOptions;
+  /** The live registry file the merge webhook syncs onto (`REGISTRY_PATH`). */
+  registryPath: string;
   log: Logger;
   /** Override the API client (tests normally point `GITHUB_API_URL` at a fake instead). */
   octokit?: Octokit;
 }
 
-/** Octokit with policyd's defaults: base URL from settings, quiet request log. */
-export function createOctokit(settings: Settings, log: Logger): Octokit {
-  const secrets = secretsOf(settings);
+/** Octokit with policyd's defaults: base URL from the options, quiet request log. */
+export function createOctokit(options: ProposerOptions, log: Logger): Octokit {
+  const secrets = secretsOf(options);
   const quiet = (message: string) =>
     log.debug("octokit", { message: redact(String(message), secrets) });
   return new Octokit({
-    auth: settings.GITHUB_TOKEN,
-    baseUrl: settings.GITHUB_API_URL.replace(/\/+$/, ""),
+    auth: options.githubToken ?? undefined,
+    baseUrl: options.githubApiUrl.replace(/\/+$/, ""),
     userAgent: "policyd",
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });
@@ -78,24 +80,27 @@ const apiRequest = () => ({ request: { signal: AbortSignal.timeout(30_000) } });
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
+ * import { proposersArea } from "./settings.ts";
  * import type { ProposalContext } from "./types.ts";
  * declare const context: ProposalContext;
- * const settings = loadSettings({ REGISTRY_REPO_URL: "https://github.com/acme/registry.git" });
- * const proposer = createGithubProposer({ settings, log });
+ * const options = optionsFromEnv(proposersArea, {
+ *   REGISTRY_REPO_URL: "https://github.com/acme/registry.git",
+ * });
+ * const proposer = createGithubProposer({ options, registryPath: "registry/registry.yaml", log });
  * (await proposer.propose({ name: "left-pad", status: "approved" }, context)).status; // "opened"
  * ```
  */
 export function createGithubProposer(deps: GithubProposerDeps): Proposer {
-  const { settings, log } = deps;
+  const { options, log } = deps;
   const slug: RepoSlug | null = parseRepoSlug(
-    settings.REGISTRY_GITHUB_REPO,
-    settings.REGISTRY_REPO_URL,
+    options.githubRepo ?? undefined,
+    options.repoUrl ?? undefined,
   );
-  const octokit = deps.octokit ?? createOctokit(settings, log);
-  const clone = openRepoClone(settings);
-  const secrets = secretsOf(settings);
+  const octokit = deps.octokit ?? createOctokit(options, log);
+  const clone = openRepoClone(options);
+  const secrets = secretsOf(options);
   const mutex = createKeyedMutex();
   const repoName = slug ? `${slug.owner}/${slug.repo}` : "(unknown repository)";
   if (!slug) {
@@ -267,20 +272,19 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     if (!checkedOut.ok) return checkedOut;
     const text = await readIfExists(clone.file);
     if (text === null) {
-      return { ok: false, detail: `${settings.REGISTRY_REPO_FILE} is missing on ${base}` };
+      return { ok: false, detail: `${options.repoFile} is missing on ${base}` };
     }
     const compiled = await compileRegistry(text);
     if (!compiled.ok) {
       return {
         ok: false,
-        detail:
-          `the merged ${settings.REGISTRY_REPO_FILE} on ${base} is invalid; kept the live registry`,
+        detail: `the merged ${options.repoFile} on ${base} is invalid; kept the live registry`,
         errors: compiled.errors,
       };
     }
-    const target = registryPath(settings);
+    const target = deps.registryPath;
     await writeFileAtomic(target, text);
-    return { ok: true, detail: `copied ${settings.REGISTRY_REPO_FILE} of ${base} to ${target}` };
+    return { ok: true, detail: `copied ${options.repoFile} of ${base} to ${target}` };
   }
 
   const guard = <T>(what: string, task: () => Promise<T>, onError: (detail: string) => T) =>

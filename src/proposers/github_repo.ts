@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute, join, normalize, relative, resolve } from "node:path";
-import type { Settings } from "../config/settings.ts";
+import type { ProposerOptions } from "./settings.ts";
 import { botIdentityEnv, commitFile, gitDetail, redact, runGit } from "./git.ts";
 
 /** A git step that failed, described for a proposal detail. */
@@ -67,15 +67,15 @@ export interface RepoClone {
 }
 
 /** Secrets that must never reach a detail or a log line. */
-export function secretsOf(settings: Settings): Array<string | undefined> {
-  return [settings.GITHUB_TOKEN, settings.REGISTRY_WEBHOOK_SECRET];
+export function secretsOf(options: ProposerOptions): Array<string | undefined> {
+  return [options.githubToken ?? undefined, options.webhookSecret ?? undefined];
 }
 
 /** Credentials for https remotes, passed through the environment (never argv, never the URL). */
-function credentialEnv(settings: Settings): Record<string, string> {
-  const url = settings.REGISTRY_REPO_URL ?? "";
-  if (!settings.GITHUB_TOKEN || !/^https:\/\//i.test(url)) return {};
-  const basic = btoa(`x-access-token:${settings.GITHUB_TOKEN}`);
+function credentialEnv(options: ProposerOptions): Record<string, string> {
+  const url = options.repoUrl ?? "";
+  if (!options.githubToken || !/^https:\/\//i.test(url)) return {};
+  const basic = btoa(`x-access-token:${options.githubToken}`);
   return {
     GIT_CONFIG_COUNT: "1",
     GIT_CONFIG_KEY_0: "http.extraHeader",
@@ -83,15 +83,15 @@ function credentialEnv(settings: Settings): Record<string, string> {
   };
 }
 
-/** Opens (lazily) the clone described by the settings. */
-export function openRepoClone(settings: Settings): RepoClone {
-  const dir = resolve(settings.REGISTRY_REPO_WORKDIR);
-  const file = resolve(dir, normalize(settings.REGISTRY_REPO_FILE));
-  const url = settings.REGISTRY_REPO_URL ?? "";
-  const secrets = secretsOf(settings);
+/** Opens (lazily) the clone the proposer options describe. */
+export function openRepoClone(options: ProposerOptions): RepoClone {
+  const dir = resolve(options.repoWorkdir);
+  const file = resolve(dir, normalize(options.repoFile));
+  const url = options.repoUrl ?? "";
+  const secrets = secretsOf(options);
   const env = {
-    ...credentialEnv(settings),
-    ...botIdentityEnv(settings.REGISTRY_BOT_AUTHOR_NAME, settings.REGISTRY_BOT_AUTHOR_EMAIL),
+    ...credentialEnv(options),
+    ...botIdentityEnv(options.bot.name, options.bot.email),
   };
   const git = (args: string[], cwd: string | null = dir) =>
     runGit(args, { cwd: cwd ?? undefined, env, timeoutMs: 120_000 });
@@ -110,7 +110,7 @@ export function openRepoClone(settings: Settings): RepoClone {
       if (relFile.startsWith("..") || isAbsolute(relFile)) {
         return {
           ok: false,
-          detail: `REGISTRY_REPO_FILE ${settings.REGISTRY_REPO_FILE} leaves the clone`,
+          detail: `REGISTRY_REPO_FILE ${options.repoFile} leaves the clone`,
         };
       }
       const hasGit = await Deno.stat(join(dir, ".git")).then(() => true, () => false);

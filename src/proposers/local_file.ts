@@ -6,7 +6,6 @@
  * @module
  */
 import { resolve } from "node:path";
-import { registryPath } from "../config/settings.ts";
 import { writeFileAtomic } from "../registry/files.ts";
 import type { ReloadResult } from "../registry/live.ts";
 import { createKeyedMutex } from "./mutex.ts";
@@ -143,19 +142,25 @@ async function applyEditToFile(
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
+ * import { proposersArea } from "./settings.ts";
  * import type { ProposalContext } from "./types.ts";
  * declare const live: LiveRegistry;
  * declare const context: ProposalContext;
- * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
- * const proposer = createLocalFileProposer({ settings, log, reload: () => live.reload() });
+ * const proposer = createLocalFileProposer({
+ *   options: optionsFromEnv(proposersArea, {}),
+ *   registryPath: "registry/registry.yaml",
+ *   settings: {},
+ *   log,
+ *   reload: () => live.reload(),
+ * });
  * (await proposer.propose({ name: "left-pad", status: "approved" }, context)).status; // "applied"
  * ```
  */
 export function createLocalFileProposer(deps: ProposerDeps): Proposer {
-  const path = registryPath(deps.settings);
+  const path = deps.registryPath;
   const mutex = createKeyedMutex();
   return {
     name: "local_file",

@@ -5,7 +5,6 @@
  * @module
  */
 import { basename, dirname, resolve } from "node:path";
-import { registryPath } from "../config/settings.ts";
 import { proposalBody, proposalSubject } from "./commit_message.ts";
 import { botIdentityEnv, commitFile } from "./git.ts";
 import { type AfterWrite, applyRuleToFile, removeRuleFromFile } from "./local_file.ts";
@@ -17,25 +16,28 @@ import type { Proposer, ProposerDeps } from "./types.ts";
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
+ * import { proposersArea } from "./settings.ts";
  * import type { ProposalContext, ProposedRule } from "./types.ts";
  * declare const live: LiveRegistry;
  * declare const rule: ProposedRule;
  * declare const context: ProposalContext;
- * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
- * const proposer = createLocalGitProposer({ settings, log, reload: () => live.reload() });
+ * const proposer = createLocalGitProposer({
+ *   options: optionsFromEnv(proposersArea, {}),
+ *   registryPath: "registry/registry.yaml",
+ *   settings: {},
+ *   log,
+ *   reload: () => live.reload(),
+ * });
  * (await proposer.propose(rule, context)).commit_sha; // the new commit
  * ```
  */
 export function createLocalGitProposer(deps: ProposerDeps): Proposer {
-  const path = resolve(registryPath(deps.settings));
+  const path = resolve(deps.registryPath);
   const dir = dirname(path);
-  const identity = botIdentityEnv(
-    deps.settings.REGISTRY_BOT_AUTHOR_NAME,
-    deps.settings.REGISTRY_BOT_AUTHOR_EMAIL,
-  );
+  const identity = botIdentityEnv(deps.options.bot.name, deps.options.bot.email);
   const mutex = createKeyedMutex();
 
   const commit: AfterWrite = async (file, rule, context) => {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadSettings } from "../config/settings.ts";
+import { type Environment, optionsFromEnv } from "../config/area.ts";
+import { registryArea } from "../registry/settings.ts";
+import { proposersArea } from "./settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import { emptySnapshot } from "../registry/compile.ts";
 import { createLiveRegistry, type LiveRegistry } from "../registry/live.ts";
@@ -10,7 +12,7 @@ import { readExampleRegistry } from "../registry/example.ts";
 import { createLocalFileProposer } from "./local_file.ts";
 import { createLocalGitProposer } from "./local_git.ts";
 import { detectProposer } from "./select.ts";
-import type { ProposalContext, Proposer } from "./types.ts";
+import type { ProposalContext, Proposer, ProposerDeps } from "./types.ts";
 
 const context: ProposalContext = {
   source: "operator",
@@ -20,14 +22,28 @@ const context: ProposalContext = {
   extra: {},
 };
 
+/** The deps the root would build for an environment (its two areas, the env itself for module classes). */
+function depsFor(env: Environment, reload: ProposerDeps["reload"]): ProposerDeps {
+  return {
+    options: optionsFromEnv(proposersArea, env),
+    registryPath: optionsFromEnv(registryArea, env).path,
+    settings: env,
+    log: silentLogger,
+    reload,
+  };
+}
+
+const detect = (env: Environment) =>
+  detectProposer(optionsFromEnv(proposersArea, env), optionsFromEnv(registryArea, env));
+
 async function setup(registryPath: string) {
   const live = createLiveRegistry({
     path: registryPath,
     initial: await emptySnapshot(),
     log: silentLogger,
   });
-  const settings = loadSettings({ REGISTRY_PATH: registryPath, REGISTRY_PROPOSER: "local_file" });
-  return { live, deps: { settings, log: silentLogger, reload: () => live.reload() } };
+  const env = { REGISTRY_PATH: registryPath, REGISTRY_PROPOSER: "local_file" };
+  return { live, deps: depsFor(env, () => live.reload()) };
 }
 
 /** What a local_file test gets: its folder, the registry path, the live registry, the proposer. */
@@ -107,20 +123,16 @@ Deno.test("local_git commits once per write as the bot and is auto-detected in a
     });
     const path = join(dir, "registry", "registry.yaml");
     const { live } = await setup(path);
-    const settings = loadSettings({
+    const env = {
       REGISTRY_PATH: path,
       REGISTRY_BOT_AUTHOR_NAME: "policy-bot",
       REGISTRY_BOT_AUTHOR_EMAIL: "bot@policy.test",
-    });
-    assert.equal((await detectProposer(settings)).kind, "local_git");
+    };
+    assert.equal((await detect(env)).kind, "local_git");
     // Someone else's staged change must not be swept into the bot's commit.
     await Deno.writeTextFile(join(dir, "notes.txt"), "wip\n");
     await git(["add", "notes.txt"], dir);
-    const proposer = createLocalGitProposer({
-      settings,
-      log: silentLogger,
-      reload: () => live.reload(),
-    });
+    const proposer = createLocalGitProposer(depsFor(env, () => live.reload()));
     const first = await proposer.propose({ name: "attrs", status: "approved" }, context);
     const second = await proposer.propose({ name: "left-pad", status: "approved" }, {
       ...context,
@@ -153,21 +165,19 @@ Deno.test("detectProposer() follows the seed's order", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = join(dir, "registry.yaml");
-    assert.equal((await detectProposer(loadSettings({}))).kind, "log_only");
-    assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: "" }))).kind, "log_only");
-    assert.equal((await detectProposer(loadSettings({ REGISTRY_PATH: path }))).kind, "local_file");
+    assert.equal((await detect({})).kind, "log_only");
+    assert.equal((await detect({ REGISTRY_PATH: "" })).kind, "log_only");
+    assert.equal((await detect({ REGISTRY_PATH: path })).kind, "local_file");
     assert.equal(
-      (await detectProposer(loadSettings({ REGISTRY_PATH: join(dir, "missing", "r.yaml") }))).kind,
+      (await detect({ REGISTRY_PATH: join(dir, "missing", "r.yaml") })).kind,
       "log_only",
     );
     assert.equal(
-      (await detectProposer(
-        loadSettings({ REGISTRY_PATH: path, REGISTRY_REPO_URL: "https://github.com/o/r" }),
-      )).kind,
+      (await detect({ REGISTRY_PATH: path, REGISTRY_REPO_URL: "https://github.com/o/r" })).kind,
       "github",
     );
     assert.equal(
-      (await detectProposer(loadSettings({ REGISTRY_PATH: path, REGISTRY_PROPOSER: "log_only" })))
+      (await detect({ REGISTRY_PATH: path, REGISTRY_PROPOSER: "log_only" }))
         .kind,
       "log_only",
     );
@@ -193,11 +203,7 @@ async function withExampleGitRepo(use: (fixture: ExampleGitFixture) => Promise<v
     await initWorkTree(dir, { "registry.yaml": example });
     const path = join(dir, "registry.yaml");
     const { live } = await setup(path);
-    const proposer = createLocalGitProposer({
-      settings: loadSettings({ REGISTRY_PATH: path }),
-      log: silentLogger,
-      reload: () => live.reload(),
-    });
+    const proposer = createLocalGitProposer(depsFor({ REGISTRY_PATH: path }, () => live.reload()));
     await use({ dir, path, example, live, proposer });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -49,9 +49,8 @@ export function parseModuleSpec(value: string, cwd: string): { url: string; expo
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * const settings = loadSettings({});
+ * const settings = { REGISTRY_PROPOSER: "module:./my_proposer.ts:MyProposer" };
  * const proposer = await loadModuleProposer("module:./my_proposer.ts:MyProposer", { settings, log });
  * ```
  */

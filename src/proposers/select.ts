@@ -7,7 +7,8 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import type { Settings } from "../config/settings.ts";
+import type { RegistryOptions } from "../registry/settings.ts";
+import type { ProposerOptions } from "./settings.ts";
 import { isInsideWorkTree } from "./git.ts";
 import { createGithubProposer } from "./github.ts";
 import { createLocalFileProposer } from "./local_file.ts";
@@ -41,16 +42,25 @@ async function writableDir(dir: string): Promise<boolean> {
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
- * (await detectProposer(loadSettings({}))).kind; // "log_only"
+ * import { optionsFromEnv } from "../config/area.ts";
+ * import { registryArea } from "../registry/settings.ts";
+ * import { proposersArea } from "./settings.ts";
+ * const detection = await detectProposer(
+ *   optionsFromEnv(proposersArea, {}),
+ *   optionsFromEnv(registryArea, {}),
+ * );
+ * detection.kind; // "log_only"
  * ```
  */
-export async function detectProposer(settings: Settings): Promise<Detection> {
-  const explicit = settings.REGISTRY_PROPOSER;
+export async function detectProposer(
+  options: ProposerOptions,
+  registry: Pick<RegistryOptions, "path" | "pathSet">,
+): Promise<Detection> {
+  const explicit = options.proposer;
   if (explicit) return { kind: explicit as Detection["kind"], reason: "REGISTRY_PROPOSER" };
-  if (settings.REGISTRY_REPO_URL) return { kind: "github", reason: "REGISTRY_REPO_URL is set" };
-  if (!settings.REGISTRY_PATH) return { kind: "log_only", reason: "REGISTRY_PATH is not set" };
-  const parent = dirname(resolve(settings.REGISTRY_PATH));
+  if (options.repoUrl) return { kind: "github", reason: "REGISTRY_REPO_URL is set" };
+  if (!registry.pathSet) return { kind: "log_only", reason: "REGISTRY_PATH is not set" };
+  const parent = dirname(resolve(registry.path));
   const exists = await Deno.stat(parent).then((s) => s.isDirectory, () => false);
   if (exists && await isInsideWorkTree(parent)) {
     return { kind: "local_git", reason: "REGISTRY_PATH is inside a git work tree" };
@@ -70,20 +80,30 @@ export async function detectProposer(settings: Settings): Promise<Detection> {
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
+ * import { optionsFromEnv } from "../config/area.ts";
  * import { silentLogger as log } from "../log/logger.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
+ * import { proposersArea } from "./settings.ts";
+ * import { registryArea } from "../registry/settings.ts";
  * declare const live: LiveRegistry;
- * const settings = loadSettings({ REGISTRY_PATH: "registry/registry.yaml" });
- * const proposer = await selectProposer({ settings, log, reload: () => live.reload() });
+ * const env = { REGISTRY_PATH: "registry/registry.yaml" };
+ * const proposer = await selectProposer({
+ *   options: optionsFromEnv(proposersArea, env),
+ *   registry: optionsFromEnv(registryArea, env),
+ *   settings: env,
+ *   log,
+ *   reload: () => live.reload(),
+ * });
  * proposer.name; // "local_file"
  * ```
  */
-export async function selectProposer(deps: ProposerDeps): Promise<Proposer> {
-  const { settings, log } = deps;
-  const detection = await detectProposer(settings);
-  const proposer = await construct(detection.kind, deps);
-  if (detection.kind === "log_only" && !settings.REGISTRY_PROPOSER) {
+export async function selectProposer(
+  deps: Omit<ProposerDeps, "registryPath"> & { registry: RegistryOptions },
+): Promise<Proposer> {
+  const { options, registry, log } = deps;
+  const detection = await detectProposer(options, registry);
+  const proposer = await construct(detection.kind, { ...deps, registryPath: registry.path });
+  if (detection.kind === "log_only" && !options.proposer) {
     log.warn("no proposer configured: approval requests and proposals are only logged", {
       reason: detection.reason,
       hint: "set REGISTRY_PATH to a writable registry file or REGISTRY_PROPOSER",
@@ -103,7 +123,11 @@ function construct(kind: Detection["kind"], deps: ProposerDeps): Promise<Propose
     case "local_git":
       return createLocalGitProposer(deps);
     case "github":
-      return createGithubProposer({ settings: deps.settings, log: deps.log });
+      return createGithubProposer({
+        options: deps.options,
+        registryPath: deps.registryPath,
+        log: deps.log,
+      });
     default:
       return loadModuleProposer(kind, { settings: deps.settings, log: deps.log });
   }

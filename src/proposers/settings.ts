@@ -8,11 +8,26 @@
 import { z } from "zod";
 import { defineArea } from "../config/area.ts";
 
-/** Typed options of the proposers (the factory in `select.ts` reads the variables directly). */
+/** Typed options of the proposers. */
 export interface ProposerOptions {
   /** `REGISTRY_PROPOSER`, or null for auto-detection. */
   proposer: string | null;
+  /** `REGISTRY_WEBHOOK_SECRET`, or null when the merge webhook is off. */
   webhookSecret: string | null;
+  /** `REGISTRY_REPO_URL`: the registry repository the github proposer clones. */
+  repoUrl: string | null;
+  /** `REGISTRY_REPO_WORKDIR`: where the clone lives. */
+  repoWorkdir: string;
+  /** `REGISTRY_REPO_FILE`: the registry file inside the clone. */
+  repoFile: string;
+  /** `REGISTRY_GITHUB_REPO` (`owner/name`), when the URL does not name it. */
+  githubRepo: string | null;
+  /** `GITHUB_TOKEN`. */
+  githubToken: string | null;
+  /** `GITHUB_API_URL`. */
+  githubApiUrl: string;
+  /** The commit identity (`REGISTRY_BOT_AUTHOR_NAME`, `REGISTRY_BOT_AUTHOR_EMAIL`). */
+  bot: { name: string; email: string };
 }
 
 /** The `proposers` area. */
@@ -41,5 +56,12 @@ export const proposersArea = defineArea({
   options: (v): ProposerOptions => ({
     proposer: v.REGISTRY_PROPOSER ?? null,
     webhookSecret: v.REGISTRY_WEBHOOK_SECRET ?? null,
+    repoUrl: v.REGISTRY_REPO_URL ?? null,
+    repoWorkdir: v.REGISTRY_REPO_WORKDIR,
+    repoFile: v.REGISTRY_REPO_FILE,
+    githubRepo: v.REGISTRY_GITHUB_REPO ?? null,
+    githubToken: v.GITHUB_TOKEN ?? null,
+    githubApiUrl: v.GITHUB_API_URL,
+    bot: { name: v.REGISTRY_BOT_AUTHOR_NAME, email: v.REGISTRY_BOT_AUTHOR_EMAIL },
   }),
 });

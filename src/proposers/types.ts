@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Settings } from "../config/settings.ts";
+import type { ParsedSettings } from "../config/area.ts";
+import type { ProposerOptions } from "./settings.ts";
 import type { Logger } from "../log/logger.ts";
 import type { ReloadResult } from "../registry/live.ts";
 
@@ -84,7 +85,12 @@ export interface Proposer {
 
 /** What built-in proposers are constructed with. */
 export interface ProposerDeps {
-  settings: Settings;
+  /** The `proposers` area's options. */
+  options: ProposerOptions;
+  /** The registry file local proposers write and the webhook syncs onto (`REGISTRY_PATH` or its default). */
+  registryPath: string;
+  /** The parsed settings, passed through untouched to `module:` classes (SPEC §15.29). */
+  settings: ParsedSettings;
   log: Logger;
   /** The one reload routine (LiveRegistry.reload); local proposers call it after a write. */
   reload: () => Promise<ReloadResult>;
@@ -92,6 +98,6 @@ export interface ProposerDeps {
 
 /** What `module:` proposer classes are constructed with (SPEC §15.8, §15.29). */
 export interface ModuleProposerOptions {
-  settings: Settings;
+  settings: ParsedSettings;
   log: Logger;
 }

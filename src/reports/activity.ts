@@ -15,6 +15,7 @@ import {
   type VerdictCounts,
   windowFilter,
 } from "./params.ts";
+import { topDeniedPackages } from "./top.ts";
 
 /** Denial categories of evaluations (scanner alerts excluded), in display order. */
 export const EVALUATION_DENIAL_CATEGORIES = AUDIT_CATEGORIES.filter((c) =>
@@ -118,16 +119,11 @@ export async function activityReport(
   }
   const top_denied = EVALUATION_DENIAL_CATEGORIES.map((category) => ({
     category,
-    packages: perPackage
-      .filter((g) => g.keys.category === category)
-      .map((g) => ({
-        package: g.keys.package ?? "",
-        denials: g.count,
-        projects: g.projects,
-        last_ts: g.last_ts,
-      }))
-      .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
-      .slice(0, params.limit),
+    packages: topDeniedPackages(
+      perPackage.filter((g) => g.keys.category === category),
+      params.limit,
+      (g) => ({ projects: g.projects, last_ts: g.last_ts }),
+    ),
   }));
   return { totals, days: [...byDay.values()], top_denied, recent_decisions: recent, data_starts };
 }

@@ -15,6 +15,7 @@ import {
   type VerdictCounts,
   windowFilter,
 } from "./params.ts";
+import { topBy } from "./top.ts";
 
 /** Name of the bucket of rows without agent headers. */
 export const UNKNOWN_AGENT = "(unknown agent)";
@@ -77,8 +78,6 @@ export async function agentsReport(
       people.sources[source] = (people.sources[source] ?? 0) + g.count;
     }
   }
-  const agents = [...rows.values()]
-    .sort((a, b) => b.evaluations - a.evaluations || a.agent_model.localeCompare(b.agent_model))
-    .slice(0, params.limit);
+  const agents = topBy(rows.values(), params.limit, (a) => a.evaluations, (a) => a.agent_model);
   return { agents, people };
 }

@@ -18,6 +18,7 @@ import {
   type VerdictCounts,
   windowFilter,
 } from "./params.ts";
+import { topBy } from "./top.ts";
 
 /** License-driven denial categories. */
 export const LICENSE_CATEGORIES = ["DENIAL_LICENSE", "DENIAL_LICENSE_UNKNOWN"] as const;
@@ -55,10 +56,12 @@ async function breakdown(audit: AuditReader, params: ReportParams, license?: str
     byLicense.set(name, counts);
   }
   const total = (v: VerdictCounts) => v.ALLOWED + v.DENIED + v.PROVISIONALLY_ALLOWED;
-  return [...byLicense.entries()]
-    .map(([name, verdicts]) => ({ license: name, verdicts }))
-    .sort((a, b) => total(b.verdicts) - total(a.verdicts) || a.license.localeCompare(b.license))
-    .slice(0, params.limit);
+  return topBy(
+    [...byLicense.entries()].map(([name, verdicts]) => ({ license: name, verdicts })),
+    params.limit,
+    (l) => total(l.verdicts),
+    (l) => l.license,
+  );
 }
 
 /** Builds the legal report from the audit log. */
@@ -88,10 +91,12 @@ export async function legalReport(
     recent_denials: recent,
     license_breakdown: licenses,
     unknown_license: unknown,
-    top_projects: projects
-      .map((g) => ({ project: g.keys.project ?? "", denials: g.count }))
-      .sort((a, b) => b.denials - a.denials || a.project.localeCompare(b.project))
-      .slice(0, params.limit),
+    top_projects: topBy(
+      projects.map((g) => ({ project: g.keys.project ?? "", denials: g.count })),
+      params.limit,
+      (p) => p.denials,
+      (p) => p.project,
+    ),
     unknown_licenses: unknownCount[0]?.count ?? 0,
     license_unavailable: availability.license_unavailable,
     data_availability: availability,

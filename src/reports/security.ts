@@ -4,6 +4,13 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type {
+  HotRegistryPackageSchema,
+  SecurityTopCveSchema,
+  SecurityTopPackageSchema,
+  SeverityDistributionSchema,
+} from "../api/reports.ts";
 import type { RegistrySnapshot } from "../core/types.ts";
 import type { AuditReader, AuditRow } from "../store/types.ts";
 import { type ReportParams, windowFilter } from "./params.ts";
@@ -14,25 +21,19 @@ import {
   exceptionsDue,
 } from "./data_availability.ts";
 import { type ThreatSummary, threatSummary } from "./threats.ts";
+import { topBy, topDeniedPackages } from "./top.ts";
 
-/** The security report. */
+/**
+ * The security report. Its own fields are inferred from the contract
+ * (`src/api/reports.ts`), so the OpenAPI schema and the answer cannot drift.
+ */
 export interface SecurityReport {
   total_denials: number;
   recent_denials: AuditRow[];
-  severity_distribution: {
-    critical: number;
-    high: number;
-    medium: number;
-    low: number;
-    unknown: number;
-  };
-  top_packages: Array<
-    { package: string; denials: number; max_cvss: number | null; cve_ids: string[] }
-  >;
-  top_cves: Array<{ cve: string; denials: number; packages: string[] }>;
-  hot_registry_packages: Array<
-    { package: string; registry_status: string; cve_denials: number; provisional: number }
-  >;
+  severity_distribution: z.infer<typeof SeverityDistributionSchema>;
+  top_packages: Array<z.infer<typeof SecurityTopPackageSchema>>;
+  top_cves: Array<z.infer<typeof SecurityTopCveSchema>>;
+  hot_registry_packages: Array<z.infer<typeof HotRegistryPackageSchema>>;
   recent_alerts: AuditRow[];
   /** Evaluations in the window and how many had no vulnerability or license data. */
   data_availability: DataAvailability;
@@ -107,30 +108,33 @@ export async function securityReport(
         });
       }
     }
-    hot.sort((a, b) =>
-      b.cve_denials + b.provisional - (a.cve_denials + a.provisional) ||
-      a.package.localeCompare(b.package)
-    );
   }
 
   return {
     total_denials: total[0]?.count ?? 0,
     recent_denials: recent,
     severity_distribution: distribution,
-    top_packages: packages
-      .map((g) => ({
-        package: g.keys.package ?? "",
-        denials: g.count,
-        max_cvss: g.max_cvss,
-        cve_ids: g.cve_ids,
-      }))
-      .sort((a, b) => b.denials - a.denials || a.package.localeCompare(b.package))
-      .slice(0, params.limit),
-    top_cves: [...cves.entries()]
-      .map(([cve, { denials, packages }]) => ({ cve, denials, packages: [...packages].sort() }))
-      .sort((a, b) => b.denials - a.denials || a.cve.localeCompare(b.cve))
-      .slice(0, params.limit),
-    hot_registry_packages: hot.slice(0, params.limit),
+    top_packages: topDeniedPackages(
+      packages,
+      params.limit,
+      (g) => ({ max_cvss: g.max_cvss, cve_ids: g.cve_ids }),
+    ),
+    top_cves: topBy(
+      [...cves.entries()].map(([cve, { denials, packages }]) => ({
+        cve,
+        denials,
+        packages: [...packages].sort(),
+      })),
+      params.limit,
+      (c) => c.denials,
+      (c) => c.cve,
+    ),
+    hot_registry_packages: topBy(
+      hot,
+      params.limit,
+      (h) => h.cve_denials + h.provisional,
+      (h) => h.package,
+    ),
     recent_alerts: alerts,
     data_availability: availability,
     exceptions: exceptionsDue(snapshot, params.now, (e) => Boolean(e.vulnerabilities?.length)),

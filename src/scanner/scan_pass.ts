@@ -1,8 +1,8 @@
 /**
  * One pass of the CVE scanner (SPEC §6.2, §15.12, §15.22): every registry
- * package is queried by name (all versions) through OSV's batch API, the
- * records are fetched by id (cached by id + `modified`), merged and scored
- * like a lookup, scoped per `unversioned_cve_scope` like a version-less
+ * package is queried by name (all versions) through the injected scan source
+ * (`src/lookups/osv_scan.ts`: OSV's batch API, records cached by id +
+ * `modified`, merged and scored like a lookup), scoped per `unversioned_cve_scope` like a version-less
  * evaluation, and a `CVE_ALERT` audit row is written when the in-scope
  * highest score reaches `cve_threshold` (whatever `block_on_cve` says) and
  * the set of in-scope ids differs from the package's last alert.
@@ -12,22 +12,19 @@
  * an advisory affecting any version writes an alert row (category
  * `DENIAL_MALICIOUS`, the advisories in `threats`) once per set of ids.
  *
- * The pass never changes the registry. It also refreshes the lookup cache's
- * version-less OSV entries, since it has just computed them.
+ * The pass never changes the registry. (The scan source also refreshes the
+ * lookup cache's version-less OSV entries, since it has just computed them.)
  *
  * @module
  */
 import type { CompiledRegistry, PackageRule, Threat, Vulnerability } from "../core/types.ts";
 import { THREAT_DETAILS } from "../core/reasons.ts";
 import { vulnerabilitiesInScope } from "../core/evaluate.ts";
-import type { Settings } from "../config/settings.ts";
+import type { ScannerOptions } from "./settings.ts";
 import type { Logger } from "../log/logger.ts";
-import type { Cache } from "../cache/types.ts";
 import type { AuditStore, NewAuditRow } from "../store/types.ts";
-import type { LicenseSource } from "../lookups/types.ts";
-import { type OsvRecord, toVulnerabilities } from "../lookups/osv_records.ts";
-import { osvQueryKey } from "../lookups/cached.ts";
-import { fetchRecords, forEachLimit, MAX_BATCH_QUERIES, queryBatch } from "./osv_batch.ts";
+import type { LicenseSource, VulnerabilityScanSource } from "../lookups/types.ts";
+import { forEachLimit } from "../core/for_each_limit.ts";
 
 /** `requester` of scanner rows (SPEC §8). */
 export const SCANNER_REQUESTER = "cve-scanner";
@@ -36,24 +33,19 @@ export const SCANNER_SOURCE = "scanner";
 
 /** What a pass needs. */
 export interface ScanPassDeps {
-  settings: Pick<
-    Settings,
-    "OSV_API_URL" | "LOOKUP_TIMEOUT_MS" | "POLICY_PROJECT_NAME" | "CACHE_TTL_SECONDS"
-  >;
+  /** Every known vulnerability of many packages at once (OSV's batch API in production). */
+  vulnerabilities: VulnerabilityScanSource;
+  /** The `scanner` area's project name (the rows' `project`). */
+  scanner: Pick<ScannerOptions, "projectName">;
   /** The registry as it is when the pass starts. */
   registry: CompiledRegistry;
   /** For the latest release of each affected package (use the cached PyPI source). */
   licenses: LicenseSource;
-  cache: Cache;
   audit: Pick<AuditStore, "insert" | "lastAlert" | "group">;
   log: Logger;
   /** Clock of the audit-log window; default the system clock. */
   now?: () => Date;
-  /** Queries per batch call, at most 1000 (default). */
-  batchSize?: number;
-  /** Time-out of one batch call. Default the larger of `LOOKUP_TIMEOUT_MS` and 30 s. */
-  batchTimeoutMs?: number;
-  /** Detail fetches and PyPI lookups in flight at once. Default 16. */
+  /** PyPI lookups and audit writes in flight at once. Default 16. */
   concurrency?: number;
 }
 
@@ -91,7 +83,7 @@ function scannerRow(
     package: name,
     license: null,
     verdict: "CVE_ALERT",
-    project: deps.settings.POLICY_PROJECT_NAME,
+    project: deps.scanner.projectName,
     requester: SCANNER_REQUESTER,
     agent_model: null,
     agent_version: null,
@@ -161,67 +153,40 @@ function alertRow(
  *
  * @example
  * ```ts
- * import { loadSettings } from "../config/settings.ts";
  * import { silentLogger as log } from "../log/logger.ts";
- * import { createMemoryCache } from "../cache/memory.ts";
  * import type { LiveRegistry } from "../registry/live.ts";
- * import type { LicenseSource } from "../lookups/types.ts";
+ * import type { LicenseSource, VulnerabilityScanSource } from "../lookups/types.ts";
  * import type { AuditStore } from "../store/types.ts";
  * declare const live: LiveRegistry;
+ * declare const vulnerabilities: VulnerabilityScanSource;
  * declare const licenses: LicenseSource;
  * declare const audit: AuditStore;
- * const settings = loadSettings({});
- * const cache = createMemoryCache();
  * const registry = live.current().registry;
- * const rows = await runScanPass({ settings, registry, licenses, cache, audit, log });
+ * const rows = await runScanPass({
+ *   vulnerabilities,
+ *   scanner: { projectName: "policyd" },
+ *   registry,
+ *   licenses,
+ *   audit,
+ *   log,
+ * });
  * ```
  */
 export async function runScanPass(deps: ScanPassDeps): Promise<number> {
   const started = performance.now();
-  const { settings, registry, log } = deps;
+  const { registry, log } = deps;
   const concurrency = deps.concurrency ?? 16;
   const rules = registry.packages;
   const byName = new Map(rules.map((r) => [r.name, r]));
   const audited = (await auditedNames(deps)).filter((name) => !byName.has(name));
   const names = [...rules.map((r) => r.name), ...audited];
-  const batch = await queryBatch(names, {
-    baseUrl: settings.OSV_API_URL,
-    timeoutMs: deps.batchTimeoutMs ?? Math.max(settings.LOOKUP_TIMEOUT_MS, 30_000),
-    batchSize: deps.batchSize ?? MAX_BATCH_QUERIES,
-  });
-  for (const [name, detail] of batch.failed) {
-    log.warn("cve scan: batch query failed", { package: name, detail });
-  }
-
-  const wanted = new Map<string, string>();
-  for (const ids of batch.ids.values()) for (const [id, modified] of ids) wanted.set(id, modified);
-  const details = await fetchRecords(wanted, {
-    baseUrl: settings.OSV_API_URL,
-    timeoutMs: settings.LOOKUP_TIMEOUT_MS,
-    cache: deps.cache,
-    ttlSeconds: settings.CACHE_TTL_SECONDS,
-    concurrency,
-  });
-  for (const [id, detail] of details.failed) {
-    log.warn("cve scan: record fetch failed", { id, detail });
-  }
+  const scan = await deps.vulnerabilities.scan(names);
 
   let written = 0;
-  let skipped = batch.failed.size;
+  const skipped = scan.failed.size;
   await forEachLimit(names, concurrency, async (name) => {
-    const ids = batch.ids.get(name);
-    if (ids === undefined) return;
-    if ([...ids.keys()].some((id) => details.failed.has(id))) {
-      skipped++;
-      return;
-    }
-    const records = [...ids.keys()].map((id) => details.records.get(id)!) as OsvRecord[];
-    const vulnerabilities = toVulnerabilities(records, name);
-    await deps.cache.set(
-      osvQueryKey(name, null),
-      { status: "ok", vulnerabilities },
-      settings.CACHE_TTL_SECONDS,
-    );
+    const vulnerabilities = scan.vulnerabilities.get(name);
+    if (vulnerabilities === undefined) return;
     const rule = byName.get(name);
     const threats = maliciousThreats(vulnerabilities);
     if (threats.length) {
@@ -254,8 +219,8 @@ export async function runScanPass(deps: ScanPassDeps): Promise<number> {
     audited: audited.length,
     alerts: written,
     skipped,
-    batch_calls: batch.calls,
-    detail_calls: details.calls,
+    batch_calls: scan.calls.batch,
+    detail_calls: scan.calls.detail,
     duration_ms: Math.round(performance.now() - started),
   });
   return written;

@@ -1,6 +1,8 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { runScanPass } from "./scan_pass.ts";
-import { loadSettings } from "../config/settings.ts";
+import { createOsvScanSource } from "../lookups/osv_scan.ts";
+import { optionsFromEnv } from "../config/area.ts";
+import { lookupsArea } from "../lookups/settings.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createMemoryCache } from "../cache/memory.ts";
 import { createPypiSource } from "../lookups/pypi.ts";
@@ -43,26 +45,29 @@ async function harness(pageSize = 1000): Promise<Harness> {
   const dir = await Deno.makeTempDir({ prefix: "policyd-scan-" });
   const store = openSqliteStore(`${dir}/audit.db`);
   const cache = createMemoryCache();
-  const settings = loadSettings({
+  const lookups = optionsFromEnv(lookupsArea, {
     OSV_API_URL: upstream.url,
     PYPI_URL: upstream.url,
     LOOKUP_TIMEOUT_MS: "2000",
-    POLICY_PROJECT_NAME: "policyd-test",
   });
-  const licenses = withLicenseCache(createPypiSource(settings, silentLogger), cache, 3600);
+  const licenses = withLicenseCache(createPypiSource(lookups, silentLogger), cache, 3600);
   return {
     upstream,
     store,
     cache,
     pass: (registry, options = {}) =>
       runScanPass({
-        settings,
+        vulnerabilities: createOsvScanSource({
+          lookups,
+          cache: { store: cache, ttlSeconds: 21600 },
+          log: silentLogger,
+          batchTimeoutMs: options.batchTimeoutMs,
+        }),
+        scanner: { projectName: "policyd-test" },
         registry,
         licenses,
-        cache,
         audit: store.audit,
         log: silentLogger,
-        ...options,
       }),
     async close() {
       await store.close();

@@ -2,13 +2,13 @@
  * The conventions policyd's workflow document opens with: the API's own
  * (`src/api/conventions.ts`, built from the wire contract) and the server's
  * settings (`## Settings`), built from the settings schemas the server parses
- * (`src/config/settings_doc.ts`), and the formats of `src/workflows/formats.ts`. `deno task test` hands this module to the
+ * (`src/settings_doc.ts`), and the formats of `src/workflows/formats.ts`. `deno task test` hands this module to the
  * workflows runner (`--conventions src/workflows/conventions.ts`).
  *
  * @module
  */
 import { conventions as api } from "../api/conventions.ts";
-import { describeSettings } from "../config/settings_doc.ts";
+import { describeSettings } from "../settings_doc.ts";
 import { formats } from "./formats.ts";
 
 const SUMMARY = "The server reads its settings from environment variables at start " +

@@ -3,7 +3,7 @@ import { parse } from "yaml";
 import { loadConventions, renderConventions, renderSettings } from "@policyd/workflows/runner";
 import * as enums from "../api/enums.ts";
 import { AUDIT_VERDICTS } from "../api/audit.ts";
-import { settingsSchema } from "../config/settings.ts";
+import { settingsSchema } from "../settings.ts";
 import { validateRegistry } from "../registry/schema.ts";
 import { EXCEPTION_EXAMPLE, RULE_EXAMPLE } from "./formats.ts";
 

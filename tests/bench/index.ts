@@ -18,7 +18,7 @@
  * @module
  */
 import { join } from "node:path";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings, optionsOf } from "../../src/settings.ts";
 import { createMemoryCache } from "../../src/cache/memory.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { createLookupSources } from "../../src/lookups/cached.ts";
@@ -136,8 +136,12 @@ try {
   );
 
   // The page filter alone, in process, warm: the same page and the same facts.
-  const settings = loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url });
-  const lookups = createLookupSources(settings, createMemoryCache(), silentLogger);
+  const options = optionsOf(loadSettings({ OSV_API_URL: upstream.url, PYPI_URL: upstream.url }));
+  const lookups = createLookupSources(
+    options.lookups,
+    { store: createMemoryCache(), ttlSeconds: options.cache.ttlSeconds },
+    silentLogger,
+  );
   const facts = {
     vulnerabilities: await lookups.vulnerabilities.query(PROJECT, null),
     license: await lookups.licenses.lookup(PROJECT, null),

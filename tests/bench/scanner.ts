@@ -8,7 +8,8 @@
  * @module
  */
 import { runScanPass } from "../../src/scanner/scan_pass.ts";
-import { loadSettings } from "../../src/config/settings.ts";
+import { createOsvScanSource } from "../../src/lookups/osv_scan.ts";
+import { loadSettings, optionsOf } from "../../src/settings.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { createMemoryCache } from "../../src/cache/memory.ts";
 import { createPypiSource } from "../../src/lookups/pypi.ts";
@@ -27,11 +28,11 @@ const names = upstream.addSyntheticPackages(packages, { vulnerableEvery: 10, wit
 const dir = await Deno.makeTempDir({ prefix: "policyd-bench-" });
 const store = openSqliteStore(`${dir}/audit.db`);
 const cache = createMemoryCache();
-const settings = loadSettings({
+const options = optionsOf(loadSettings({
   OSV_API_URL: upstream.url,
   PYPI_URL: upstream.url,
   POLICY_PROJECT_NAME: "policyd-bench",
-});
+}));
 const registry: CompiledRegistry = {
   version: "bench",
   compiled_at: new Date().toISOString(),
@@ -47,17 +48,21 @@ const registry: CompiledRegistry = {
   packages: [...names].sort().map((name) => ({ name, status: "approved" as const })),
   exceptions: [],
 };
-const licenses = withLicenseCache(createPypiSource(settings, silentLogger), cache, 3600);
+const licenses = withLicenseCache(createPypiSource(options.lookups, silentLogger), cache, 3600);
 
 console.log(`scanner bench: ${packages} packages, ${latencyMs} ms upstream latency`);
 for (const label of ["first pass", "second pass (cached details)"]) {
   upstream.resetCalls();
   const started = performance.now();
   const rows = await runScanPass({
-    settings,
+    vulnerabilities: createOsvScanSource({
+      lookups: options.lookups,
+      cache: { store: cache, ttlSeconds: options.cache.ttlSeconds },
+      log: silentLogger,
+    }),
+    scanner: options.scanner,
     registry,
     licenses,
-    cache,
     audit: store.audit,
     log: silentLogger,
   });

@@ -58,6 +58,7 @@ Deno.test("dashboards render live data and stay on loopback", options, async (t)
         "Agents",
         "Approval requests",
         "Registry history",
+        "Alerts",
         "Registry workshop",
       ]);
       // Every page says whether the upstreams answer, from what /health knows.

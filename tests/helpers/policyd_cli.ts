@@ -5,7 +5,7 @@
  * @module
  */
 import { run } from "../../cli/policyd/program.ts";
-import type { Environment } from "../../src/config/settings.ts";
+import type { Environment } from "../../src/settings.ts";
 
 /** Output of one run. */
 export interface CliResult {

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { createLogger, type Logger } from "../../src/log/logger.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { type BuildOptions, type RunningServer, startServer } from "../../src/server.ts";

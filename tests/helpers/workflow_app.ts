@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { buildServer, type BuiltServer } from "../../src/server.ts";

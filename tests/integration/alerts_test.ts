@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { createLogger } from "../../src/log/logger.ts";
 import { noLicenseData, noVulnerabilityData } from "../../src/lookups/none.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { buildServer } from "../../src/server.ts";
 import { call, waitForProposal } from "../helpers/approvals.ts";

@@ -127,3 +127,105 @@ Deno.test("dashboards/ does not import src/http; the app does not import dashboa
   ok(app.local.includes("src/http/routes/reports.ts"), "the graph was read");
   deepStrictEqual(app.local.filter((path) => path.startsWith("dashboards/")), []);
 });
+
+/** Every TypeScript file under a folder of the repository, as repository paths. */
+async function sourceFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(`${REPO_ROOT}/${dir}`)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) files.push(...await sourceFiles(path));
+    else if (/\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files.sort();
+}
+
+/** `file → target` for every relative import of `files` (repository paths). */
+async function edges(files: string[]): Promise<Array<[string, string]>> {
+  const found: Array<[string, string]> = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    for (const specifier of importsOf(text)) {
+      const target = new URL(specifier, `file://${REPO_ROOT}/${file}`).pathname
+        .slice(REPO_ROOT.length + 1);
+      found.push([file, target]);
+    }
+  }
+  return found;
+}
+
+Deno.test("settings end at the composition root: under src/ only the root imports the joined settings", async () => {
+  const files = await sourceFiles("src");
+  ok(files.includes("src/lookups/osv.ts"), "the sources were read");
+  const importers = (await edges([...files, ...await sourceFiles("dashboards")]))
+    .filter(([, target]) => target === "src/settings.ts")
+    .map(([file]) => file);
+  ok(importers.includes("src/server.ts"), "the root's own import is seen");
+  // The root: server.ts, the library entry re-exporting it (mod.ts) and the settings' documentation
+  // (settings_doc.ts, every variable of every area). Tests may read the joined schema.
+  const root = ["src/server.ts", "src/mod.ts", "src/settings_doc.ts"];
+  deepStrictEqual(
+    importers.filter((f) => !root.includes(f) && !/_test\.tsx?$/.test(f)),
+    [],
+    "adapters and services take their own area's options",
+  );
+  // The config folder is a leaf: areas import it, it imports none of them (no cycle through it).
+  const fromConfig = (await edges(files.filter((f) => f.startsWith("src/config/"))))
+    .filter(([, target]) => !target.startsWith("src/config/"));
+  deepStrictEqual(fromConfig, []);
+  // No adapter names the joined type either (e.g. through a re-export).
+  const production = files.filter((f) => !/_test\.tsx?$/.test(f));
+  for (const file of production.filter((f) => !/^src\/(server|mod|settings(_doc)?)\.ts$/.test(f))) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    ok(
+      !/\btype Settings\b|\bSettings\s*[,}]\s*from/.test(text),
+      `${file} names the joined Settings`,
+    );
+  }
+});
+
+/** Static imports of a source text: the target and whether the import is type-only (erased). */
+function staticImports(text: string): Array<{ specifier: string; typeOnly: boolean }> {
+  const found = text.matchAll(
+    /^(?:import|export)\s+(type\s+)?[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']/gms,
+  );
+  return [...found].map((m) => ({ specifier: m[2], typeOnly: m[1] !== undefined }));
+}
+
+Deno.test("services depend on adapter interfaces, not on adapters", async () => {
+  const services = ["src/evaluation", "src/approvals", "src/reports", "src/scanner", "src/alerts"];
+  const adapters = /^src\/(lookups|cache|registry|proposers|store|auth)\//;
+  // What a service may run from an adapter folder: its interfaces and options, and pure decorators
+  // over those interfaces (no I/O of their own).
+  const interfaces = /\/(types|settings)\.ts$|^src\/lookups\/deadline\.ts$/;
+  // The composition of the approvals capability, called by src/server.ts only.
+  const composition = ["src/approvals/wiring.ts"];
+  const files: string[] = [];
+  for (const dir of services) files.push(...await sourceFiles(dir));
+  const production = files.filter((f) => !/_test\.tsx?$/.test(f) && !composition.includes(f));
+  ok(production.includes("src/scanner/scan_pass.ts"), "the services were read");
+  const crossings: string[] = [];
+  for (const file of production) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/${file}`);
+    for (const { specifier, typeOnly } of staticImports(text)) {
+      const target = new URL(specifier, `file://${REPO_ROOT}/${file}`).pathname
+        .slice(REPO_ROOT.length + 1);
+      if (typeOnly || !adapters.test(target) || interfaces.test(target)) continue;
+      crossings.push(`${file} → ${target}`);
+    }
+  }
+  deepStrictEqual(crossings, [], "inject the adapter through its interface instead");
+});
+
+Deno.test("route paths come from the contract: the client and the app write none by hand", async () => {
+  const { API_ROUTES, fullPath } = await import("../../src/api/mod.ts");
+  const { API_PATHS, apiPath } = await import("../../src/api/paths.ts");
+  const contracted = new Set(API_ROUTES.map(fullPath));
+  for (const path of Object.values(API_PATHS)) {
+    ok(contracted.has(apiPath(path)), `${path} is a contract's path`);
+  }
+  for (const file of ["cli/policy/api_client.ts", "src/http/app.ts"]) {
+    const code = (await Deno.readTextFile(`${REPO_ROOT}/${file}`))
+      .split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+    deepStrictEqual(code.match(/["'`]\/api\/v1[^"'`]*["'`]/g) ?? [], [], file);
+  }
+});

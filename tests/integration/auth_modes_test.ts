@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { buildServer, StartupError } from "../../src/server.ts";
 import { queryDb } from "../helpers/db.ts";

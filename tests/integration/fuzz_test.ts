@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { API_ROUTES, fullPath } from "../../src/api/mod.ts";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { silentLogger } from "../../src/log/logger.ts";
 import { noLicenseData, noVulnerabilityData } from "../../src/lookups/none.ts";
 import { readExampleRegistry } from "../../src/registry/example.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { loadSettings } from "../../src/config/settings.ts";
+import { loadSettings } from "../../src/settings.ts";
 import { INIT_MARKER } from "../../cli/policyd/commands/init.ts";
 import { assertIncludes, runPolicyd } from "../helpers/policyd_cli.ts";
 

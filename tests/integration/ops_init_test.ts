@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { DEFAULT_REGISTRY_PATH, loadSettings, settingsSchema } from "../../src/config/settings.ts";
+import { DEFAULT_REGISTRY_PATH, loadSettings, settingsSchema } from "../../src/settings.ts";
 import { INIT_MARKER } from "../../cli/policyd/commands/init.ts";
 import { assertIncludes, runPolicyd } from "../helpers/policyd_cli.ts";
 

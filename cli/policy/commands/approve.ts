@@ -9,8 +9,8 @@
  * @module
  */
 
-import { clientFromConfig, type ProposedRuleInput } from "../api_client.ts";
-import { loadConfig } from "../config.ts";
+import type { ProposedRuleInput } from "../api_client.ts";
+import { clientFor } from "../client_for.ts";
 import { ClientError, EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 import { normalizeName } from "../../../src/core/names.ts";
@@ -53,8 +53,7 @@ export async function approve(options: ApproveOptions, io: Io): Promise<number> 
   if (!/^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(options.package.trim())) {
     throw new ClientError("usage", `"${options.package}" is not a package name`);
   }
-  const config = await loadConfig(io.cwd);
-  const client = clientFromConfig(config, { source: "check", env: io.env, fetch: io.fetch });
+  const { client } = await clientFor(io, { source: "check" });
   const rule = ruleOf(options);
   const result = await client.proposeRule(rule, rule.reason ?? "");
   if (options.json) {

@@ -10,8 +10,7 @@
  */
 
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { clientFromConfig } from "../api_client.ts";
-import { loadConfig } from "../config.ts";
+import { clientFor } from "../client_for.ts";
 import type { Io } from "../io.ts";
 import { discoverFiles, type LoadedFile, loadLockFile } from "../lockfiles/mod.ts";
 import { prepareReaders } from "../lockfiles/manifest_readers.ts";
@@ -48,7 +47,11 @@ export interface AuditOptions {
 
 /** Runs `audit`. */
 export async function audit(options: AuditOptions, io: Io): Promise<number> {
-  const config = await loadConfig(io.cwd);
+  const { client, config } = await clientFor(io, {
+    source: "audit",
+    agentModel: options.agentModel,
+    agentVersion: options.agentVersion,
+  });
   const label = (path: string) => {
     const rel = relative(io.cwd, path) || ".";
     return sep === "/" ? rel : rel.split(sep).join("/");
@@ -76,13 +79,6 @@ export async function audit(options: AuditOptions, io: Io): Promise<number> {
     return true;
   });
   const queries = distinctQueries(entries);
-  const client = clientFromConfig(config, {
-    source: "audit",
-    agentModel: options.agentModel,
-    agentVersion: options.agentVersion,
-    env: io.env,
-    fetch: io.fetch,
-  });
   const evaluations = queries.length ? await client.evaluateBatch(queries) : [];
   const report = buildReport(files, entries, queries, evaluations);
   const format = options.json ? "json" : options.format ?? "table";

@@ -4,9 +4,8 @@
  * @module
  */
 
-import { clientFromConfig } from "../api_client.ts";
 import type { EvaluationResult } from "../api_client.ts";
-import { loadConfig } from "../config.ts";
+import { clientFor } from "../client_for.ts";
 import { EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 import { denialSentence, label, provisionalSentence } from "../messages.ts";
@@ -83,13 +82,10 @@ export function threatLines(result: EvaluationResult): string[] {
 
 /** Runs `check`. */
 export async function check(options: CheckOptions, io: Io): Promise<number> {
-  const config = await loadConfig(io.cwd);
-  const client = clientFromConfig(config, {
+  const { client } = await clientFor(io, {
     source: "check",
     agentModel: options.agentModel,
     agentVersion: options.agentVersion,
-    env: io.env,
-    fetch: io.fetch,
   });
   const result = await client.evaluate(options.package, options.version);
   if (result.transport_error) {

@@ -15,8 +15,7 @@ import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/s
 import process from "node:process";
 import { PassThrough } from "node:stream";
 import { MCP_INSTRUCTIONS, MCP_TOOLS, mcpToolConfig } from "../../../src/api/mcp.ts";
-import { clientFromConfig } from "../api_client.ts";
-import { loadConfig } from "../config.ts";
+import { clientFor } from "../client_for.ts";
 import { EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 
@@ -169,8 +168,7 @@ const DRAIN_MS = 30_000;
 
 /** Runs `policy mcp` until standard input closes and the calls in flight are answered. */
 export async function mcp(io: Io): Promise<number> {
-  const config = await loadConfig(io.cwd);
-  const api = clientFromConfig(config, { source: "mcp", env: io.env, fetch: io.fetch });
+  const { client: api } = await clientFor(io, { source: "mcp" });
   const call = remoteToolCaller({ serverUrl: api.serverUrl, headers: api.headers() });
   const transport = new InFlightStdioTransport();
   const handle = serveStdio(() => createForwardingServer(call), {

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { clientFromConfig } from "../api_client.ts";
-import { loadConfig } from "../config.ts";
+import { clientFor } from "../client_for.ts";
 import { ClientError, EXIT } from "../exit_codes.ts";
 import type { Io } from "../io.ts";
 
@@ -25,13 +24,10 @@ export async function requestApproval(options: RequestApprovalOptions, io: Io): 
   if (options.rationale.trim() === "") {
     throw new ClientError("usage", "--rationale must not be empty");
   }
-  const config = await loadConfig(io.cwd);
-  const client = clientFromConfig(config, {
+  const { client } = await clientFor(io, {
     source: "check",
     agentModel: options.agentModel,
     agentVersion: options.agentVersion,
-    env: io.env,
-    fetch: io.fetch,
   });
   const receipt = await client.requestApproval(options);
   io.stdout(

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Command } from "commander";
-import { optionsOf, tryLoadSettings } from "../../../src/config/settings.ts";
+import { optionsOf, tryLoadSettings } from "../../../src/settings.ts";
 import { createLogger } from "../../../src/log/logger.ts";
 import { createDestinations } from "../../../src/alerts/wiring.ts";
 import { sampleEvent } from "../../../src/alerts/events.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import { parseEnv } from "node:util";
-import type { Environment } from "../../../src/config/settings.ts";
+import type { Environment } from "../../../src/settings.ts";
 import { CommandError, type CommandIO } from "../io.ts";
 import { type CheckRow, runChecks } from "./config_checks.ts";
 

@@ -12,11 +12,13 @@ import { cacheKind, createCache } from "../../../src/cache/factory.ts";
 import {
   DEFAULT_REGISTRY_PATH,
   type Environment,
+  type Options,
   type Settings,
   type SettingsIssue,
   type SettingsReport,
   tryLoadSettings,
-} from "../../../src/config/settings.ts";
+} from "../../../src/settings.ts";
+import type { CacheOptions } from "../../../src/cache/settings.ts";
 import { createLogger } from "../../../src/log/logger.ts";
 import { redact } from "../../../src/log/redact.ts";
 import { detectProposer } from "../../../src/proposers/select.ts";
@@ -268,12 +270,12 @@ export async function databaseCheck(path: string): Promise<CheckRow> {
 }
 
 /** The cache backend answers (a failure only warns: the server then runs uncached). */
-export async function cacheCheck(settings: Settings, timeoutMs = 2000): Promise<CheckRow> {
-  const kind = cacheKind(settings);
+export async function cacheCheck(options: CacheOptions, timeoutMs = 2000): Promise<CheckRow> {
+  const kind = cacheKind(options);
   if (kind === "memory") return row("cache", "ok", "embedded in-process cache (REDIS_URL unset)");
   if (kind === "none") return row("cache", "ok", "caching disabled (REDIS_URL=none)");
-  const url = redact(settings.REDIS_URL!);
-  const cache = createCache(settings, createLogger("error", () => {}), {
+  const url = redact(options.redisUrl!);
+  const cache = createCache(options, createLogger("error", () => {}), {
     redis: { connectTimeoutMs: Math.min(1000, timeoutMs), opTimeoutMs: 300 },
   });
   const key = `policyd:check-config:${crypto.randomUUID()}`;
@@ -308,8 +310,10 @@ const PROPOSER_HINTS: Record<string, string> = {
  * The proposer auto-detects to local_file (log_only is fine; anything else
  * warns). Uses the server's own detection, which never contacts the git host.
  */
-export async function proposerCheck(settings: Settings): Promise<CheckRow> {
-  const { kind: name, reason } = await detectProposer(settings);
+export async function proposerCheck(
+  options: Pick<Options, "proposers" | "registry">,
+): Promise<CheckRow> {
+  const { kind: name, reason } = await detectProposer(options.proposers, options.registry);
   const detail = `${name} (${reason})`;
   if (name === "local_file") return row("proposer", "ok", detail);
   if (name === "log_only") {
@@ -321,7 +325,7 @@ export async function proposerCheck(settings: Settings): Promise<CheckRow> {
     );
   }
   let hint = PROPOSER_HINTS[name] ?? "a custom proposer; check-config does not load it";
-  if (name === "github" && !settings.GITHUB_TOKEN) {
+  if (name === "github" && !options.proposers.githubToken) {
     hint = "GITHUB_TOKEN is unset: the github proposer cannot open pull requests";
   }
   return row("proposer", "warn", detail, hint);
@@ -395,8 +399,8 @@ export async function runChecks(env: Environment): Promise<CheckRow[]> {
     settings.DATABASE_URL
       ? postgresDatabaseCheck(settings.DATABASE_URL)
       : databaseCheck(settings.POLICY_DB_PATH),
-    cacheCheck(settings),
-    proposerCheck(settings),
+    cacheCheck(report.options.cache),
+    proposerCheck(report.options),
     settings.REGISTRY_PATH ? null : quickstartEnvFile(),
   ]);
   return [

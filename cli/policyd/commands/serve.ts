@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { loadSettings, SettingsError } from "../../../src/config/settings.ts";
+import { loadSettings, SettingsError } from "../../../src/settings.ts";
 import { createLogger } from "../../../src/log/logger.ts";
 import { startServer, StartupError } from "../../../src/server.ts";
 import { CommandError, type CommandIO } from "../io.ts";

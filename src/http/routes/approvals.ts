@@ -11,6 +11,7 @@ import {
   ApprovalListQuerySchema,
 } from "../../api/approvals.ts";
 import { approvalFiledMessage } from "../../api/approval_message.ts";
+import { approvalCreateRoute, approvalGetRoute, approvalListRoute } from "../../api/approvals.ts";
 import { parsePackageSpec } from "../../evaluation/package_spec.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
@@ -20,7 +21,7 @@ import { jsonBody, parseOr400 } from "../validate.ts";
 export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.post("/approval-requests", async (c) => {
+  routes.post(approvalCreateRoute.path, async (c) => {
     const body = parseOr400(ApprovalCreateSchema, await jsonBody(c), "approval request");
     const parsed = parsePackageSpec(body.package, body.version ?? undefined);
     if (!parsed.ok) {
@@ -49,7 +50,7 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
     );
   });
 
-  routes.get("/approval-requests", async (c) => {
+  routes.get(approvalListRoute.path, async (c) => {
     const query = parseOr400(ApprovalListQuerySchema, c.req.query(), "approval request query");
     const project = c.get("context").project;
     const items = await deps.approvals.list({
@@ -59,7 +60,7 @@ export function approvalRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ items });
   });
 
-  routes.get("/approval-requests/:id", async (c) => {
+  routes.get(approvalGetRoute.path, async (c) => {
     const { id } = parseOr400(ApprovalIdParamsSchema, c.req.param(), "id");
     const row = await deps.approvals.get(id);
     if (!row) throw new ProblemError(404, "not-found", `no approval request ${id}`);

@@ -8,12 +8,13 @@
 import { Hono } from "hono";
 import { auditPage, parseAuditQuery } from "../../reports/audit_log.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { auditRoute } from "../../api/audit.ts";
 import { badRequest } from "../problem.ts";
 
 /** The audit-log route. */
 export function auditRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get("/audit", async (c) => {
+  routes.get(auditRoute.path, async (c) => {
     const parsed = parseAuditQuery(c.req.query(), c.req.header("x-policy-project") ?? null);
     if (!parsed.ok) {
       throw badRequest(

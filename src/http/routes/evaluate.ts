@@ -4,7 +4,12 @@
  * @module
  */
 import { Hono } from "hono";
-import { BatchRequestSchema, EvaluateQuerySchema } from "../../api/evaluate.ts";
+import {
+  BatchRequestSchema,
+  evaluateBatchRoute,
+  EvaluateQuerySchema,
+  evaluateRoute,
+} from "../../api/evaluate.ts";
 import { parsePackageSpec } from "../../evaluation/package_spec.ts";
 import { evaluationJson } from "../../evaluation/evaluation_json.ts";
 import { newestAdmitted, rangeBound } from "../../evaluation/resolve_range.ts";
@@ -40,14 +45,14 @@ const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 export function evaluateRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
 
-  routes.get("/evaluate", async (c) => {
+  routes.get(evaluateRoute.path, async (c) => {
     const query = parseOr400(EvaluateQuerySchema, c.req.query(), "evaluation query");
     const request = await toRequest(deps, query.package, query.version);
     const evaluation = await deps.evaluations.evaluate(request, c.get("context"));
     return c.body(evaluationJson(evaluation), 200, JSON_CONTENT_TYPE);
   });
 
-  routes.post("/evaluate/batch", async (c) => {
+  routes.post(evaluateBatchRoute.path, async (c) => {
     const body = parseOr400(BatchRequestSchema, await jsonBody(c), "batch request");
     const requests = await Promise.all(
       body.packages.map((item, i) =>

@@ -7,12 +7,13 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { healthRoute } from "../../api/service.ts";
 import { createUpstreamHealth } from "../../lookups/upstream_health.ts";
 
 /** The health route. */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get("/health", async (c) => {
+  routes.get(healthRoute.path, async (c) => {
     const dbOk = await deps.store.healthy();
     const snapshot = deps.registry.current();
     const body = {

@@ -16,7 +16,7 @@ import {
   nonNegativeVar,
   portVar,
   positiveIntVar,
-} from "./kinds.ts";
+} from "./config/kinds.ts";
 
 /** One variable as documented: the shape of the workflow library's `ConventionSetting`. */
 export interface SettingDoc {
@@ -229,7 +229,7 @@ export function describeSettings(): SettingDoc[] {
     Object.entries(area.variables as Record<string, z.ZodType>).map(([name, schema]) => {
       const given = SETTING_PURPOSES[name];
       if (given === undefined) {
-        throw new Error(`${name} has no purpose in SETTING_PURPOSES (src/config/settings_doc.ts)`);
+        throw new Error(`${name} has no purpose in SETTING_PURPOSES (src/settings_doc.ts)`);
       }
       const purpose = typeof given === "string" ? { meaning: given } : given;
       const fallback = defaultOf(schema);

@@ -1,6 +1,7 @@
 import { deepEqual, equal, match, throws } from "node:assert/strict";
-import { httpArea } from "../http/settings.ts";
-import { loadSettings, requireOptions, SettingsError, tryLoadSettings } from "./settings.ts";
+import { httpArea } from "./http/settings.ts";
+import { optionsFromEnv } from "./config/area.ts";
+import { loadSettings, optionsOf, SettingsError, tryLoadSettings } from "./settings.ts";
 
 Deno.test("loadSettings() applies the defaults of SPEC §4", () => {
   const s = loadSettings({});
@@ -85,7 +86,10 @@ Deno.test("each area's options are typed from its variables", () => {
   equal(options.registry.path, "./registry/registry.yaml");
 });
 
-Deno.test("requireOptions() raises the area's rule violations as a SettingsError", () => {
-  const settings = loadSettings({ ALLOWED_ORIGINS: "not an origin" });
-  throws(() => requireOptions(httpArea, settings), /Invalid setting ALLOWED_ORIGINS/);
+Deno.test("optionsOf() and optionsFromEnv() raise an area's rule violations as a SettingsError", () => {
+  const env = { ALLOWED_ORIGINS: "not an origin" };
+  throws(() => optionsOf(loadSettings(env)), /Invalid setting ALLOWED_ORIGINS/);
+  throws(() => optionsFromEnv(httpArea, env), /Invalid setting ALLOWED_ORIGINS/);
+  throws(() => optionsFromEnv(httpArea, { POLICY_PORT: "eighty" }), SettingsError);
+  equal(optionsFromEnv(httpArea, { POLICY_PORT: "" }).port, 8765, "empty counts as unset");
 });

@@ -6,10 +6,11 @@
  * @module
  */
 import { z } from "zod";
-import { fetchJson } from "../lookups/http.ts";
-import { joinUrl } from "../lookups/osv.ts";
-import { type OsvRecord, osvRecordSchema } from "../lookups/osv_records.ts";
-import { osvRecordKey } from "../lookups/cached.ts";
+import { forEachLimit } from "../core/for_each_limit.ts";
+import { fetchJson } from "./http.ts";
+import { joinUrl } from "./osv.ts";
+import { type OsvRecord, osvRecordSchema } from "./osv_records.ts";
+import { osvRecordKey } from "./cached.ts";
 import type { Cache } from "../cache/types.ts";
 
 /** The most queries OSV accepts in one batch. */
@@ -132,20 +133,4 @@ export async function fetchRecords(
     await options.cache.set(key, result.data, options.ttlSeconds);
   });
   return { records, failed, calls };
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight. */
-export async function forEachLimit<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }

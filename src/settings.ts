@@ -11,22 +11,28 @@
  * @module
  */
 import { z } from "zod";
-import type { ReportIssue, SettingsArea, SettingsIssue } from "./area.ts";
-import { alertsArea } from "../alerts/settings.ts";
-import { authArea } from "../auth/settings.ts";
-import { cacheArea } from "../cache/settings.ts";
-import { httpArea } from "../http/settings.ts";
-import { guardArea } from "../http/guard_settings.ts";
-import { loggingArea } from "../log/settings.ts";
-import { lookupsArea } from "../lookups/settings.ts";
-import { popularArea } from "../lookups/popular_settings.ts";
-import { proposersArea } from "../proposers/settings.ts";
-import { DEFAULT_REGISTRY_PATH, registryArea } from "../registry/settings.ts";
-import { scannerArea } from "../scanner/settings.ts";
-import { storeArea } from "../store/settings.ts";
-import { indexArea } from "../index/settings.ts";
+import {
+  type Environment,
+  type ReportIssue,
+  type SettingsArea,
+  SettingsError,
+  type SettingsIssue,
+} from "./config/area.ts";
+import { alertsArea } from "./alerts/settings.ts";
+import { authArea } from "./auth/settings.ts";
+import { cacheArea } from "./cache/settings.ts";
+import { httpArea } from "./http/settings.ts";
+import { guardArea } from "./http/guard_settings.ts";
+import { loggingArea } from "./log/settings.ts";
+import { lookupsArea } from "./lookups/settings.ts";
+import { popularArea } from "./lookups/popular_settings.ts";
+import { proposersArea } from "./proposers/settings.ts";
+import { DEFAULT_REGISTRY_PATH, registryArea } from "./registry/settings.ts";
+import { scannerArea } from "./scanner/settings.ts";
+import { storeArea } from "./store/settings.ts";
+import { indexArea } from "./index/settings.ts";
 
-export type { SettingsIssue } from "./area.ts";
+export { type Environment, SettingsError, type SettingsIssue } from "./config/area.ts";
 export { DEFAULT_REGISTRY_PATH };
 
 /** Every area, in the order their variables are documented. */
@@ -71,19 +77,6 @@ export type Options = {
   [K in keyof typeof AREAS]: ReturnType<(typeof AREAS)[K]["options"]>;
 };
 
-/** Thrown when a setting is invalid; the message names the variable. */
-export class SettingsError extends Error {
-  constructor(readonly issues: Array<Pick<SettingsIssue, "variable" | "message">>) {
-    super(
-      issues.map((i) => `Invalid setting ${i.variable}: ${i.message}`).join("; "),
-    );
-    this.name = "SettingsError";
-  }
-}
-
-/** A source of environment variables; `Deno.env.toObject()` in production. */
-export type Environment = Record<string, string | undefined>;
-
 const AREA_OF: Record<string, string> = Object.fromEntries(
   Object.values(AREAS).flatMap((area) => Object.keys(area.variables).map((v) => [v, area.name])),
 );
@@ -111,18 +104,6 @@ export function areaOptions<O>(
   const report: ReportIssue = (variable, message) =>
     issues.push({ variable, message, area: area.name, rule: true });
   return area.options(settings, report);
-}
-
-/**
- * Computes an area's options or throws a {@link SettingsError} naming the
- * variables its rules reject (what each adapter factory calls).
- */
-// deno-lint-ignore no-explicit-any
-export function requireOptions<O>(area: SettingsArea<any, O>, settings: Settings): O {
-  const issues: SettingsIssue[] = [];
-  const options = areaOptions(area, settings, issues);
-  if (issues.length > 0) throw new SettingsError(issues);
-  return options;
 }
 
 /**
@@ -185,8 +166,8 @@ export function tryLoadSettings(env: Environment): SettingsReport {
 
 /**
  * Parses the settings from an environment; throws a {@link SettingsError}
- * naming every invalid variable. (An area's cross-variable rules are checked
- * by that area's factory when it starts, see {@link requireOptions}.)
+ * naming every invalid variable. (The areas' cross-variable rules are checked
+ * by {@link optionsOf}, which the composition root calls before it opens anything.)
  *
  * @example
  * ```ts
@@ -199,9 +180,4 @@ export function loadSettings(env: Environment): Settings {
   const invalid = report.issues.filter((i) => !i.rule);
   if (invalid.length > 0) throw new SettingsError(invalid);
   return report.settings;
-}
-
-/** The registry path to read: `REGISTRY_PATH` when set, else the default. */
-export function registryPath(settings: Settings): string {
-  return settings.REGISTRY_PATH ?? DEFAULT_REGISTRY_PATH;
 }
