@@ -57,6 +57,15 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
   const manifests = await stagedManifests(io.cwd, options.all ?? false);
   // No manifest staged: nothing to parse or ask, so the requirement parser stays unloaded.
   if (manifests.length === 0) return 0;
+  // Plain requirements (`name==1.2`) are read without the requirement parser.
+  const { quickPrecommit } = await lazyImport<typeof import("../hooks/precommit_quick.ts")>(
+    new URL("../hooks/precommit_quick.ts", import.meta.url),
+  );
+  const quick = await quickPrecommit(manifests, client);
+  if (quick !== null) {
+    io.stderr(quick.stderr);
+    return quick.code;
+  }
   const { runPrecommit } = await lazyImport<typeof import("../hooks/precommit.ts")>(
     new URL("../hooks/precommit.ts", import.meta.url),
   );
