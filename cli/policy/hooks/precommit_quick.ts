@@ -21,7 +21,8 @@ import type { RangeQuery } from "../range_query.ts";
 import type { ManifestChange } from "./precommit.ts";
 import { judgeQueries, type PrecommitClient, type PrecommitResult } from "./precommit_verdict.ts";
 
-const NAME = "[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
+// A name starting with a digit is left out: `pinnedVersion` reads `9lives==1` as a Poetry constraint.
+const NAME = "[A-Za-z](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
 const RELEASE = "\\d+(?:\\.\\d+)*";
 /** One clause: `==`/`!=`/`>=`/`<=`/`<`/`>` with a release number, `~=` with two parts or more. */
 const CLAUSE = `(?:(?:==|!=|>=|<=|<|>)\\s*${RELEASE}|~=\\s*\\d+(?:\\.\\d+)+)`;
