@@ -28,11 +28,17 @@ async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChang
   for (const path of await stagedPaths(cwd, all)) {
     const kind = manifestKind(path);
     if (kind === null) continue;
-    const after = await fileAt(cwd, "", path);
-    if (after === null) continue;
-    // A .py file is a manifest only through a PEP 723 block; without one nothing is added.
-    if (kind === "script" && !after.includes("# /// script")) continue;
-    changes.push({ path, before: all ? null : await fileAt(cwd, "HEAD", path), after });
+    const head = () => all ? null : fileAt(cwd, "HEAD", path);
+    if (kind === "script") {
+      const after = await fileAt(cwd, "", path);
+      // A .py file is a manifest only through a PEP 723 block; without one nothing is added.
+      if (after === null || !after.includes("# /// script")) continue;
+      changes.push({ path, before: await head(), after });
+      continue;
+    }
+    // Both versions of a manifest are read at once (two git processes in parallel).
+    const [after, before] = await Promise.all([fileAt(cwd, "", path), head()]);
+    if (after !== null) changes.push({ path, before, after });
   }
   return changes;
 }
