@@ -65,6 +65,7 @@ export const TARGETS: CompileTarget[] = [
       "cli/policy/hooks/claude.ts",
       "cli/policy/hooks/gate_readers.ts",
       "cli/policy/hooks/precommit.ts",
+      "cli/policy/hooks/precommit_quick.ts",
       "cli/policy/offline_registry.ts",
       "cli/policy/pyproject_toml.ts",
       "src/api/approvals.ts",

@@ -12,8 +12,10 @@ import { parsePipRequirementsLine, parsePipRequirementsLineLoosely } from "pip-r
 import { valid as validVersion } from "@renovatebot/pep440";
 import { normalizeName } from "../../src/core/names.ts";
 
-/** Normalised package name → raw specifier as written in the file. */
-export type Dependencies = Map<string, string>;
+import type { Dependencies } from "./dependency_diff.ts";
+
+export type { Dependencies } from "./dependency_diff.ts";
+export { diffDependencies } from "./dependency_diff.ts";
 
 export { parsePyproject, projectName, projectNameOf } from "./pyproject_toml.ts";
 
@@ -74,22 +76,6 @@ export function runtimeDependenciesOf(doc: Table): Dependencies {
 /** Runtime dependencies of pyproject text (see {@link runtimeDependenciesOf}). */
 export function runtimeDependencies(text: string): Dependencies {
   return runtimeDependenciesOf(parsePyproject(text));
-}
-
-/**
- * Diff of two dependency maps: `[added, removed]` where `added` holds new
- * names and names whose specifier changed, and `removed` the names gone.
- */
-export function diffDependencies(
-  before: Dependencies,
-  after: Dependencies,
-): [Dependencies, Set<string>] {
-  const added: Dependencies = new Map();
-  for (const [name, spec] of after) {
-    if (before.get(name) !== spec) added.set(name, spec);
-  }
-  const removed = new Set([...before.keys()].filter((name) => !after.has(name)));
-  return [added, removed];
 }
 
 const POETRY_LIKE = /^\s*(?:[\^~=<>!]|\d|\*|$)/;

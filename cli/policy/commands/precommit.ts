@@ -28,11 +28,17 @@ async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChang
   for (const path of await stagedPaths(cwd, all)) {
     const kind = manifestKind(path);
     if (kind === null) continue;
-    const after = await fileAt(cwd, "", path);
-    if (after === null) continue;
-    // A .py file is a manifest only through a PEP 723 block; without one nothing is added.
-    if (kind === "script" && !after.includes("# /// script")) continue;
-    changes.push({ path, before: all ? null : await fileAt(cwd, "HEAD", path), after });
+    const head = () => all ? null : fileAt(cwd, "HEAD", path);
+    if (kind === "script") {
+      const after = await fileAt(cwd, "", path);
+      // A .py file is a manifest only through a PEP 723 block; without one nothing is added.
+      if (after === null || !after.includes("# /// script")) continue;
+      changes.push({ path, before: await head(), after });
+      continue;
+    }
+    // Both versions of a manifest are read at once (two git processes in parallel).
+    const [after, before] = await Promise.all([fileAt(cwd, "", path), head()]);
+    if (after !== null) changes.push({ path, before, after });
   }
   return changes;
 }
@@ -57,6 +63,15 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
   const manifests = await stagedManifests(io.cwd, options.all ?? false);
   // No manifest staged: nothing to parse or ask, so the requirement parser stays unloaded.
   if (manifests.length === 0) return 0;
+  // Plain requirements (`name==1.2`) are read without the requirement parser.
+  const { quickPrecommit } = await lazyImport<typeof import("../hooks/precommit_quick.ts")>(
+    new URL("../hooks/precommit_quick.ts", import.meta.url),
+  );
+  const quick = await quickPrecommit(manifests, client);
+  if (quick !== null) {
+    io.stderr(quick.stderr);
+    return quick.code;
+  }
   const { runPrecommit } = await lazyImport<typeof import("../hooks/precommit.ts")>(
     new URL("../hooks/precommit.ts", import.meta.url),
   );

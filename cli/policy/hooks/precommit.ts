@@ -7,23 +7,19 @@
  * @module
  */
 
-import type { ApiClient, EvaluationResult } from "../api_client.ts";
-import { ClientError } from "../exit_codes.ts";
 import { diffDependencies } from "../pyproject.ts";
 import { rangeQuery } from "../range_query.ts";
 import { prepareReaders } from "../lockfiles/manifest_readers.ts";
 import type { Dependencies } from "../pyproject.ts";
 import { manifestDependencies, manifestKind, manifestReading } from "../agents/manifests.ts";
-import { denialSentence, provisionalSentence, requestCommand } from "../messages.ts";
+import {
+  DENIED_MARKER,
+  judgeQueries,
+  type PrecommitClient,
+  type PrecommitResult,
+} from "./precommit_verdict.ts";
 
-/** Prefix of the machine-readable stderr line. */
-export const DENIED_MARKER = "POLICY_PRECOMMIT_DENIED ";
-
-/** Outcome of a pre-commit run: exit code and the stderr text to print. */
-export interface PrecommitResult {
-  code: 0 | 1;
-  stderr: string;
-}
+export { DENIED_MARKER, deniedCount, type PrecommitResult } from "./precommit_verdict.ts";
 
 /** One staged manifest: its path, HEAD's text (null: new file or `--all`) and the staged text. */
 export interface ManifestChange {
@@ -35,7 +31,7 @@ export interface ManifestChange {
 /** Inputs: the staged manifests and a client. */
 export interface PrecommitOptions {
   manifests: ManifestChange[];
-  client: Pick<ApiClient, "evaluateBatch" | "serverUrl"> | ClientError;
+  client: PrecommitClient;
 }
 
 /** Dependencies the changes add or change, by name (first manifest wins); a one-line error on bad staged text. */
@@ -61,19 +57,6 @@ export function addedDependencies(manifests: ManifestChange[]): Dependencies | s
     }
   }
   return added;
-}
-
-/** The denied item of the structured line, fields in the documented order. */
-function deniedItem(r: EvaluationResult) {
-  return {
-    package: r.package,
-    version: r.version ?? null,
-    verdict: r.verdict,
-    reason: r.reason,
-    denial_category: r.denial_category ?? null,
-    replacement: r.replacement ?? null,
-    cves: r.cves.map((c) => c.id),
-  };
 }
 
 /**
@@ -122,54 +105,5 @@ async function decide(options: PrecommitOptions): Promise<PrecommitResult> {
   if (typeof deps === "string") return { code: 1, stderr: `${deps}\n` };
   if (deps.size === 0) return { code: 0, stderr: "" };
   const queries = [...deps].map(([name, spec]) => rangeQuery(name, spec));
-  let results: EvaluationResult[];
-  try {
-    if (options.client instanceof ClientError) throw options.client;
-    results = await options.client.evaluateBatch(queries);
-  } catch (error) {
-    if (!(error instanceof ClientError)) throw error;
-    return { code: 1, stderr: `policy precommit: commit blocked: ${error.message}\n` };
-  }
-  // Unchecked (fail-open) results pass, unless a rule decided offline denies.
-  if (results.some((r) => r.transport_error) && !results.some((r) => r.verdict === "DENIED")) {
-    return {
-      code: 0,
-      stderr: `policy precommit: warning: dependencies not checked, the policyd server is ` +
-        `unreachable (fail_open = true); commit allowed.\n`,
-    };
-  }
-  const denied = results.filter((r) => r.verdict === "DENIED");
-  const provisional = results.filter((r) => r.verdict === "PROVISIONALLY_ALLOWED");
-  if (!denied.length) {
-    const notes = provisional.map((r) => `policy precommit: note: ${provisionalSentence(r)}\n`);
-    return { code: 0, stderr: notes.join("") };
-  }
-  const line = DENIED_MARKER +
-    JSON.stringify({ denied: denied.map(deniedItem), checked: results.length });
-  const files = [...new Set(options.manifests.map((m) => m.path))].join(", ");
-  const human = [
-    `policy precommit: commit blocked: ${deniedCount(denied.length, results.length)} ` +
-    `in the staged ${files} by the dependency policy.`,
-    ...denied.map((r) => `  - ${denialSentence(r)}`),
-    `Remove or replace them and stage the file again. To ask for an exception: ` +
-    requestCommand(denied[0].package),
-  ];
-  // People read the top: the human explanation first, the structured line last.
-  return { code: 1, stderr: `${human.join("\n")}\n${line}\n` };
-}
-
-/**
- * "the dependency checked is denied", "all 3 dependencies checked are
- * denied", "1 of the 3 dependencies checked is denied", "2 of the 3 … are".
- *
- * @example
- * ```ts
- * deniedCount(1, 1); // "the dependency checked is denied"
- * ```
- */
-export function deniedCount(denied: number, checked: number): string {
-  const verb = denied === 1 ? "is" : "are";
-  if (checked === 1) return "the dependency checked is denied";
-  if (denied === checked) return `all ${checked} dependencies checked are denied`;
-  return `${denied} of the ${checked} dependencies checked ${verb} denied`;
+  return await judgeQueries(queries, options.client, options.manifests.map((m) => m.path));
 }
