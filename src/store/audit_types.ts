@@ -12,6 +12,8 @@ import type {
   Threat,
   Verdict,
 } from "../core/types.ts";
+import type { AuditRowDocument } from "../api/audit_row.ts";
+import type { Holds, SameType } from "../api/contract.ts";
 
 /** Verdict column values: evaluation verdicts plus scanner alerts. */
 export type AuditVerdict = Verdict | "CVE_ALERT";
@@ -125,3 +127,6 @@ export interface AuditStore {
 
 /** The read side of the audit log, all that reports and dashboards need. */
 export type AuditReader = Pick<AuditStore, "list" | "group">;
+
+/** The stored row is the row the API answers (compiles only while they agree). */
+export type AuditRowIsWireShape = Holds<SameType<AuditRow, AuditRowDocument>>;
