@@ -7,6 +7,7 @@
  */
 import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/evaluate_limits.ts";
 import type { CallSource } from "../../src/api/headers.ts";
+import { CONTEXT_HEADER_NAMES } from "../../src/api/header_names.ts";
 import { problemDetail, transportDetail } from "./api_answer.ts";
 import { ServerError, ServerUnreachable } from "./exit_codes.ts";
 import type { HttpAnswer, Transport } from "./transport.ts";
@@ -43,10 +44,10 @@ export interface ApiClientOptions {
 export function requestHeaders(o: ApiClientOptions, json: boolean): Record<string, string> {
   const h: Record<string, string> = { accept: "application/json" };
   if (json) h["content-type"] = "application/json";
-  h["x-policy-project"] = o.project;
-  h["x-policy-source"] = o.source;
-  if (o.agentModel) h["x-policy-agent-model"] = o.agentModel;
-  if (o.agentVersion) h["x-policy-agent-version"] = o.agentVersion;
+  h[CONTEXT_HEADER_NAMES.project] = o.project;
+  h[CONTEXT_HEADER_NAMES.source] = o.source;
+  if (o.agentModel) h[CONTEXT_HEADER_NAMES.agentModel] = o.agentModel;
+  if (o.agentVersion) h[CONTEXT_HEADER_NAMES.agentVersion] = o.agentVersion;
   if (o.token) h.authorization = `Bearer ${o.token}`;
   return h;
 }

@@ -268,3 +268,13 @@ Deno.test("no source file but a data table is over 300 lines", async () => {
   deepStrictEqual(long, [], "split these by concern");
   for (const table of Object.keys(DATA_TABLES)) ok(files.includes(table), `${table} exists`);
 });
+
+Deno.test("context headers come from the contract: the app and the client name none by hand", async () => {
+  const { CONTEXT_HEADER_NAMES } = await import("../../src/api/header_names.ts");
+  ok(Object.values(CONTEXT_HEADER_NAMES).includes("x-policy-source"), "the names were read");
+  for (const file of ["src/http/app.ts", "cli/policy/api_call.ts", "cli/policy/api_client.ts"]) {
+    const code = (await Deno.readTextFile(`${REPO_ROOT}/${file}`))
+      .split("\n").filter((line) => !/^\s*(\*|\/\/)/.test(line)).join("\n");
+    deepStrictEqual(code.match(/["'`]x-policy-[a-z-]*["'`]/gi) ?? [], [], file);
+  }
+});
