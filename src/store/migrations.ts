@@ -5,17 +5,13 @@
  *
  * @module
  */
-import { type Dialect, SCHEMA_STEPS, type SchemaStep } from "./schema_steps.ts";
+import { type Dialect, DIALECT_WORDS, SCHEMA_STEPS, type SchemaStep } from "./schema_steps.ts";
 
 /** One migration: a version number and the SQL that brings the schema to it. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
-}
-
-function sqlOf(step: SchemaStep, dialect: Dialect): string | undefined {
-  return "both" in step.sql ? step.sql.both : step.sql[dialect];
 }
 
 /**
@@ -36,8 +32,7 @@ export function migrationsFor(
   for (const step of steps) {
     const version = step.versions[dialect];
     if (version === undefined) continue;
-    const sql = sqlOf(step, dialect);
-    if (sql === undefined) throw new Error(`schema step "${step.name}" has no ${dialect} SQL`);
+    const sql = step.sql(DIALECT_WORDS[dialect]);
     const last = out.at(-1)?.version ?? 0;
     if (version <= last) {
       throw new Error(`schema step "${step.name}": ${dialect} version ${version} after ${last}`);

@@ -234,7 +234,6 @@ Deno.test("route paths come from the contract: the client and the app write none
 const DATA_TABLES: Record<string, string> = {
   "cli/policy/generated/validators.js": "generated from the evaluation schema (tools/compile.ts)",
   "cli/policyd/templates/env_example.ts": "the .env.example template text",
-  "src/store/schema_steps.ts": "the SQL of every schema step in both dialects",
 };
 
 /** The longest a non-data source file may be. */
