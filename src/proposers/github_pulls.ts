@@ -60,9 +60,7 @@ export function githubPulls(
   repoName: string,
 ): GithubPulls {
   return {
-    async defaultBranch(
-      s: RepoSlug,
-    ): Promise<{ ok: true; value: string } | { ok: false; detail: string }> {
+    async defaultBranch(s) {
       try {
         const repo = await octokit.rest.repos.get({ ...s, ...apiRequest() });
         return { ok: true, value: repo.data.default_branch };
@@ -70,14 +68,7 @@ export function githubPulls(
         return { ok: false, detail: apiError(`repos.get ${repoName}`, error, secrets) };
       }
     },
-    async openOrComment(
-      s: RepoSlug,
-      branch: string,
-      base: string,
-      rule: { name: string; status: string },
-      context: ProposalContext,
-      sha: { commit_sha?: string },
-    ): Promise<ProposalResult> {
+    async openOrComment(s, branch, base, rule, context, sha) {
       const pending = "the rule goes live only after the pull request is merged (merge webhook)";
       /** The outcome for this branch and commit; `url` is the pull request's. */
       const outcome = (

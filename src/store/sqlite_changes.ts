@@ -6,6 +6,7 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { ChangeStore } from "./types.ts";
 import { CHANGE_INSERT_COLUMNS, changeFrom, changeValues, SQLITE_COLUMNS } from "./row_mapping.ts";
+import { insertSql } from "./insert_sql.ts";
 
 type Row = Record<string, SQLInputValue>;
 
@@ -16,8 +17,7 @@ export function createSqliteChangeStore(db: DatabaseSync, now: () => Date): Chan
       Promise.resolve().then(() => {
         const ts = now().toISOString();
         const result = db.prepare(
-          `INSERT INTO registry_changes (${CHANGE_INSERT_COLUMNS.join(", ")})
-           VALUES (${CHANGE_INSERT_COLUMNS.map(() => "?").join(", ")})`,
+          insertSql("registry_changes", CHANGE_INSERT_COLUMNS),
         ).run(...changeValues(change, ts));
         return { ...change, id: Number(result.lastInsertRowid), ts };
       }),
