@@ -82,19 +82,20 @@ export async function quickstartEnvFile(): Promise<string | null> {
   return (await pathKind(path)) === "file" ? path : null;
 }
 
+/** What is at `path`, or the failing row of `check` when it cannot be inspected. */
+async function inspected(check: string, path: string): Promise<PathKind | CheckRow> {
+  try {
+    return await pathKind(path);
+  } catch (error) {
+    const detail = `cannot inspect ${path}: ${(error as Error).message}`;
+    return row(check, "fail", detail, "check permissions");
+  }
+}
+
 /** The registry file exists, or its directory can be created. */
 export async function registryFileCheck(path: string): Promise<CheckRow> {
-  let kind: PathKind;
-  try {
-    kind = await pathKind(path);
-  } catch (error) {
-    return row(
-      "registry_file",
-      "fail",
-      `cannot inspect ${path}: ${(error as Error).message}`,
-      "check permissions",
-    );
-  }
+  const kind = await inspected("registry_file", path);
+  if (typeof kind !== "string") return kind;
   if (kind === "file") return row("registry_file", "ok", `${path} exists`);
   if (kind !== "missing") {
     return row(
@@ -122,17 +123,8 @@ export async function registryFileCheck(path: string): Promise<CheckRow> {
 
 /** The audit database's directory is writable (SQLite also writes `-wal`/`-shm` beside it). */
 export async function databaseCheck(path: string): Promise<CheckRow> {
-  let kind: PathKind;
-  try {
-    kind = await pathKind(path);
-  } catch (error) {
-    return row(
-      "database",
-      "fail",
-      `cannot inspect ${path}: ${(error as Error).message}`,
-      "check permissions",
-    );
-  }
+  const kind = await inspected("database", path);
+  if (typeof kind !== "string") return kind;
   if (kind !== "file" && kind !== "missing") {
     return row(
       "database",
