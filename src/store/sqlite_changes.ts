@@ -4,6 +4,7 @@
  * @module
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { sqliteRowById } from "./sqlite_rows.ts";
 import type { ChangeStore } from "./types.ts";
 import { CHANGE_INSERT_COLUMNS, changeFrom, changeValues, SQLITE_COLUMNS } from "./row_mapping.ts";
 import { insertSql } from "./insert_sql.ts";
@@ -23,9 +24,7 @@ export function createSqliteChangeStore(db: DatabaseSync, now: () => Date): Chan
       }),
     get: (id) =>
       Promise.resolve().then(() => {
-        const row = db.prepare("SELECT * FROM registry_changes WHERE id = ?").get(id) as
-          | Row
-          | undefined;
+        const row = sqliteRowById(db, "registry_changes", id);
         return row ? changeFrom(row, SQLITE_COLUMNS) : undefined;
       }),
     list: (filter, limit) =>
