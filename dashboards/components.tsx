@@ -6,7 +6,10 @@
  */
 import type { Child } from "hono/jsx";
 import type { ReportQuery } from "../src/reports/params.ts";
-import type { AuditCategory, AuditRow } from "../src/store/types.ts";
+import type { AuditRow } from "../src/store/types.ts";
+import { categoryLabel } from "./category_labels.ts";
+
+export { CATEGORY_KINDS, CATEGORY_LABELS, categoryLabel } from "./category_labels.ts";
 
 /** Formats an ISO-8601 timestamp as `2026-11-21 10:03 UTC`. */
 export function formatTime(iso: string | null | undefined): string {
@@ -249,45 +252,6 @@ export function AuditTable(
       </table>
     </TableWrap>
   );
-}
-
-/** Human names of the denial categories. */
-export const CATEGORY_LABELS: Record<AuditCategory, string> = {
-  DENIAL_BANNED: "Banned",
-  DENIAL_DEPRECATED: "Deprecated",
-  DENIAL_VERSION_CONSTRAINT: "Version constraint",
-  DENIAL_CVE: "CVE",
-  DENIAL_LICENSE: "License",
-  DENIAL_LICENSE_UNKNOWN: "Unknown license",
-  DENIAL_DATA_UNAVAILABLE: "Data unavailable",
-  DENIAL_MALICIOUS: "Malicious",
-  DENIAL_NOT_FOUND: "Not on PyPI",
-  DENIAL_TYPOSQUAT: "Typosquat",
-  DENIAL_NEW_PROJECT: "New project",
-  DENIAL_YANKED: "Yanked",
-  DENIAL_CVE_ALERT: "Scanner alert",
-};
-
-/** CSS kinds (chart and bar colours) of the denial categories. */
-export const CATEGORY_KINDS: Record<AuditCategory, string> = {
-  DENIAL_BANNED: "cat-banned",
-  DENIAL_DEPRECATED: "cat-deprecated",
-  DENIAL_VERSION_CONSTRAINT: "cat-version",
-  DENIAL_CVE: "cat-cve",
-  DENIAL_LICENSE: "cat-license",
-  DENIAL_LICENSE_UNKNOWN: "cat-unknown",
-  DENIAL_DATA_UNAVAILABLE: "cat-data",
-  DENIAL_MALICIOUS: "cat-malicious",
-  DENIAL_NOT_FOUND: "cat-threat",
-  DENIAL_TYPOSQUAT: "cat-threat",
-  DENIAL_NEW_PROJECT: "cat-threat",
-  DENIAL_YANKED: "cat-threat",
-  DENIAL_CVE_ALERT: "cat-alert",
-};
-
-/** The label of a denial category (or "—"). */
-export function categoryLabel(category: string | null | undefined): string {
-  return category ? CATEGORY_LABELS[category as AuditCategory] ?? category : "—";
 }
 
 /** The page heading with a one-line description. */

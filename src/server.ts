@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Hono } from "hono";
 import { createAuthenticator } from "./auth/select.ts";
 import { createCache } from "./cache/factory.ts";
 import type { Cache } from "./cache/types.ts";
@@ -15,88 +14,36 @@ import { createApp } from "./http/app.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./http/settings.ts";
 import { DEFAULT_GUARD_OPTIONS } from "./http/guard_settings.ts";
 import { limitUpstreamConcurrency } from "./lookups/pool.ts";
-import { serveWithTimeouts, timedServerAvailable } from "./http/timed_server.ts";
-import { dashboardRoutes } from "../dashboards/routes.tsx";
-import type { AppDeps, AppEnv } from "./http/deps.ts";
-import type { Logger } from "./log/logger.ts";
 import { createLookupSources, type LookupSources } from "./lookups/cached.ts";
 import { batchDeadlineMs } from "./lookups/deadline.ts";
 import { createPopularNames } from "./lookups/popular.ts";
-import { runScanPass } from "./scanner/scan_pass.ts";
-import { createOsvScanSource } from "./lookups/osv_scan.ts";
-import { type ScannerHandle, startScanner } from "./scanner/schedule.ts";
-import type { LicenseSource, VulnerabilitySource } from "./lookups/types.ts";
-import { compileRegistry, createSnapshot, emptySnapshot } from "./registry/compile.ts";
-import { createLiveRegistry, type LiveRegistry, startReloadPoller } from "./registry/live.ts";
+import type { ScannerHandle } from "./scanner/schedule.ts";
+import { wireScanner } from "./server_scanner.ts";
+import { createLiveRegistry, startReloadPoller } from "./registry/live.ts";
 import { openStore } from "./store/open.ts";
 import { type Coordination, localCoordination } from "./cluster/coordination.ts";
 import { instanceId } from "./cluster/instance_id.ts";
 import { postgresCoordination } from "./cluster/postgres_coordination.ts";
 import { announcingRegistry, followReloads } from "./cluster/registry_follow.ts";
-import type { Store } from "./store/types.ts";
 import { VERSION } from "./version.ts";
 import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
 import { withBasicTokens } from "./auth/basic_token.ts";
 import { createIndexService } from "./index/service.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
-import { indexRoutes } from "./http/routes/index.ts";
-import { wireAlerts, type WiredAlerts } from "./alerts/wiring.ts";
+import { wireAlerts } from "./alerts/wiring.ts";
 import { createChangeLog } from "./approvals/change_log.ts";
 import { createUpstreamHealth } from "./lookups/upstream_health.ts";
+import { initialSnapshot, StartupError, startupStep } from "./startup.ts";
+import { listen, type Listening } from "./http/listen.ts";
+import { alertsAccess, dashboardAlerts, extraRoutes } from "./server_routes.ts";
 
-/** Options of {@link buildServer}; overrides exist for tests and the workflow docs. */
-export interface BuildOptions {
-  log: Logger;
-  now?: () => Date;
-  requestIds?: () => string;
-  accessLog?: boolean;
-  /** Replace the upstream lookups (tests use the fake upstream through settings instead). */
-  lookups?: { vulnerabilities: VulnerabilitySource; licenses: LicenseSource };
-  /** Skip background tasks (poller, scanner). */
-  background?: boolean;
-}
+export { StartupError } from "./startup.ts";
 
-/** A wired application and the parts that need closing. */
-export interface BuiltServer {
-  app: Hono<AppEnv>;
-  deps: AppDeps;
-  registry: LiveRegistry;
-  store: Store;
-  /** The alerts: destinations, the delivery loop (`flush()` delivers what is due now). */
-  alerts: WiredAlerts;
-  /** Stops background tasks and closes the store, cache and proposer. */
-  close(): Promise<void>;
-}
+import type { BuildOptions, BuiltServer } from "./server_types.ts";
+import type { AppDeps } from "./http/deps.ts";
 
-/** Thrown when the registry cannot be loaded at start-up. */
-export class StartupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StartupError";
-  }
-}
-
-async function initialSnapshot(path: string, log: Logger, now: Date) {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      log.warn("registry file not found; starting with an empty registry", { path });
-      return await emptySnapshot(now);
-    }
-    throw new StartupError(`cannot read registry ${path}: ${(error as Error).message}`);
-  }
-  const compiled = await compileRegistry(text, now);
-  if (!compiled.ok) {
-    throw new StartupError(
-      `invalid registry ${path}: ` +
-        compiled.errors.map((e) => `${e.path}: ${e.message}`).join("; "),
-    );
-  }
-  return createSnapshot(compiled.registry, compiled.contentHash);
-}
+export type { BuildOptions, BuiltServer } from "./server_types.ts";
 
 /**
  * Wires every adapter from the settings and returns the app.
@@ -130,9 +77,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   // Everything opened from here on is closed by this one stack, in reverse order: on a failed
   // start-up when the function leaves, otherwise by BuiltServer.close() (the stack is moved there).
   await using cleanup = new AsyncDisposableStack();
-  const backend = await openStore(typed.store, { now }).catch((error) => {
-    throw new StartupError(`cannot open the database: ${(error as Error).message}`);
-  });
+  const backend = await startupStep("open the database", () => openStore(typed.store, { now }));
   const store = backend.store;
   cleanup.defer(() => store.close());
   const instance = instanceId({ INSTANCE_ID: typed.store.instanceId ?? undefined });
@@ -170,12 +115,11 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   const alertingStore = alerts.alerter.store(store);
   const cache: Cache = createCache(typed.cache, log);
   cleanup.defer(() => cache.close());
-  const wired = await wireApprovals(
-    { proposers: typed.proposers, registry: typed.registry, settings },
-    { log, registry, store: alertingStore, changes, now },
-  ).catch((error) => {
-    throw new StartupError(`cannot set up the proposer: ${(error as Error).message}`);
-  });
+  const wired = await startupStep("set up the proposer", () =>
+    wireApprovals(
+      { proposers: typed.proposers, registry: typed.registry, settings },
+      { log, registry, store: alertingStore, changes, now },
+    ));
   cleanup.defer(() => wired.close());
   cleanup.defer(() => coordination.close());
   const caching = { store: cache, ttlSeconds: typed.cache.ttlSeconds };
@@ -213,14 +157,13 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   }
   if (background && coordination.clustered) {
     const sync = wired.proposer.syncMerged;
-    await followReloads(
-      localRegistry,
-      coordination,
-      sync ? () => sync.call(wired.proposer, {}) : null,
-      log.child({ component: "cluster" }),
-    ).catch((error) => {
-      throw new StartupError(`cannot follow registry reloads: ${(error as Error).message}`);
-    });
+    await startupStep("follow registry reloads", () =>
+      followReloads(
+        localRegistry,
+        coordination,
+        sync ? () => sync.call(wired.proposer, {}) : null,
+        log.child({ component: "cluster" }),
+      ));
   }
   if (background) {
     const poller = startReloadPoller(registry, typed.registry.reloadIntervalSeconds, log);
@@ -228,51 +171,29 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
   }
   let scanner: ScannerHandle | null = null;
   if (background) {
-    const osvScan = createOsvScanSource({
+    const started = wireScanner({
       lookups: typed.lookups,
-      cache: caching,
-      log: log.child({ component: "scanner" }),
+      scanner: typed.scanner,
+      caching,
+      coordination,
+      popular,
+      registry,
+      licenses: lookups.licenses,
+      audit: alerts.alerter.audit(store.audit),
+      log,
     });
-    try {
-      scanner = startScanner({
-        schedule: typed.scanner.schedule,
-        log: log.child({ component: "scanner" }),
-        coordination,
-        runPass: async () => {
-          await popular.refresh();
-          return await runScanPass({
-            vulnerabilities: osvScan,
-            scanner: typed.scanner,
-            registry: registry.current().registry,
-            licenses: lookups.licenses,
-            audit: alerts.alerter.audit(store.audit),
-            log: log.child({ component: "scanner" }),
-          });
-        },
-      });
-    } catch (error) {
-      throw new StartupError((error as Error).message);
-    }
-    const started = scanner;
+    scanner = started;
     cleanup.defer(() => started.stop());
   }
+  const operatorGroup = typed.auth.enabled ? typed.auth.operatorGroup : null;
   const deps: AppDeps = {
     registry,
     evaluations,
     store: alertingStore,
     log,
     authenticator,
-    alerts: {
-      list: (filter, limit) => store.outbox.list(filter, limit),
-      retry: async (id) => {
-        const outcome = await store.outbox.retry(id);
-        if (outcome === "done") alerts.delivery.nudge();
-        return outcome;
-      },
-      mute: (id) => store.outbox.mute(id),
-      health: () => alerts.health(),
-    },
-    operatorGroup: typed.auth.enabled ? typed.auth.operatorGroup : null,
+    alerts: alertsAccess(store.outbox, alerts),
+    operatorGroup,
     version: VERSION,
     cacheHealth: () => cache.health(),
     proposerName: () => wired.proposer.name,
@@ -299,41 +220,21 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     accessLog: options.accessLog,
     http: typed.http,
     guard: typed.guard,
-    extraRoutes: [
-      (app) => app.route("/", indexRoutes({ index, registry })),
-      (app) =>
-        app.route(
-          "/",
-          dashboardRoutes({
-            registry,
-            audit: store.audit,
-            alerts: {
-              list: (limit) => store.outbox.list({}, limit),
-              backlog: () => store.outbox.backlog(),
-              destinations: alerts.destinations.map((d) => d.name),
-              act: async (request, id, action) => {
-                const groups = (request.identity as { groups?: string[] } | undefined)?.groups;
-                const operatorGroup = typed.auth.enabled ? typed.auth.operatorGroup : null;
-                if (operatorGroup !== null && !groups?.includes(operatorGroup)) return "forbidden";
-                const outcome = await store.outbox[action](id);
-                if (outcome === "done" && action === "retry") alerts.delivery.nudge();
-                return outcome;
-              },
-            },
-            proposerName: () => wired.proposer.name,
-            version: VERSION,
-            now,
-            status: () => ({
-              upstreams: lookups.upstreams?.snapshot() ?? createUpstreamHealth().snapshot(),
-              scanner: scanner?.status() ?? null,
-            }),
-            review: {
-              requests: (filter) => store.approvals.list(filter),
-              changes: (filter, limit) => store.changes.list(filter, limit),
-            },
-          }),
-        ),
-    ],
+    extraRoutes: extraRoutes({
+      index,
+      registry,
+      store,
+      dashboards: {
+        alerts: dashboardAlerts(store.outbox, alerts, operatorGroup),
+        proposerName: () => wired.proposer.name,
+        version: VERSION,
+        now,
+        status: () => ({
+          upstreams: lookups.upstreams?.snapshot() ?? createUpstreamHealth().snapshot(),
+          scanner: scanner?.status() ?? null,
+        }),
+      },
+    }),
   };
   const app = createApp(deps);
   const owned = cleanup.move();
@@ -369,25 +270,9 @@ export async function startServer(
   const log = built.deps.log.child({ component: "server" });
   const handler = (request: Request, info: { remoteAddr: Deno.NetAddr }) =>
     built.app.fetch(request, { remoteAddr: info.remoteAddr });
-  let server: Pick<Deno.HttpServer<Deno.NetAddr>, "addr" | "finished" | "shutdown">;
+  let server: Listening;
   try {
-    // Header-read and idle time-outs need our own accept loop (Deno.serve has none).
-    const timed = timeouts.headerTimeoutMs > 0 || timeouts.idleTimeoutMs > 0;
-    server = timed && timedServerAvailable()
-      ? serveWithTimeouts({
-        hostname,
-        port,
-        headerTimeoutMs: timeouts.headerTimeoutMs,
-        idleTimeoutMs: timeouts.idleTimeoutMs,
-        maxConnections: guard.maxConnections,
-        // A body still arriving after its read deadline no longer holds the shutdown.
-        drainTimeoutMs: timeouts.bodyReadTimeoutMs + 5_000,
-        onAcceptError: (error, { transient, retryInMs }) =>
-          transient
-            ? log.warn("accept failed; retrying", { error: String(error), retry_in_ms: retryInMs })
-            : log.error("accept failed; the server stops", { error: String(error) }),
-      }, handler)
-      : Deno.serve({ hostname, port, onListen: () => {} }, handler);
+    server = listen(handler, { hostname, port, http: timeouts, guard, log });
   } catch (error) {
     await built.close();
     throw new StartupError(`cannot listen on ${hostname}:${port}: ${(error as Error).message}`);

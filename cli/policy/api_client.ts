@@ -13,145 +13,44 @@
  */
 
 import type { z } from "zod";
-import { DEFAULT_CLIENT_TIMEOUT_MS, MAX_BATCH } from "../../src/api/evaluate_limits.ts";
+import { MAX_BATCH } from "../../src/api/evaluate_limits.ts";
 import type { CallSource } from "../../src/api/headers.ts";
 import { API_PATHS, apiPath } from "../../src/api/paths.ts";
-import type { PackageRuleSchema } from "../../src/api/registry.ts";
 import type { ResolvedConfig } from "./config.ts";
-import type { BatchSchema, EvaluationSchema } from "./evaluation_schema.ts";
-import { ClientError, ServerError, ServerUnreachable } from "./exit_codes.ts";
+import { type ApiClientOptions, callApi, type PackageQuery, requestHeaders } from "./api_call.ts";
+import { refreshRegistryCache, unreachableResults } from "./offline_fallback.ts";
+import {
+  type ApprovalReceipt,
+  batchSchema,
+  type EvaluationResult,
+  evaluationSchema,
+  type Health,
+  type PendingApprovals,
+  type ProposalOutcome,
+  type ProposedRuleInput,
+  schemas,
+  type SecurityReport,
+} from "./api_schemas.ts";
+import { ClientError } from "./exit_codes.ts";
 import { batch, evaluation } from "./generated/validators.js";
 import type { GeneratedValidator } from "./generated/validators.js";
-import { lazyImport } from "./lazy_import.ts";
-import { cacheIsFresh, registryCachePath } from "./registry_cache_path.ts";
+import { registryCachePath } from "./registry_cache_path.ts";
 import { defaultTransport, fetchTransport } from "./transport.ts";
-import type { HttpAnswer, Transport } from "./transport.ts";
+import type { Transport } from "./transport.ts";
 import { validate } from "./validate.ts";
 
 export { MAX_BATCH };
 export type { CallSource };
-
-/**
- * One evaluation; `transport_error` is set on fail-open synthetic results,
- * `offline_registry_version` on denials decided from the cached registry
- * while the server was unreachable (`offline_registry.ts`).
- */
-export type EvaluationResult = z.infer<typeof EvaluationSchema> & {
-  transport_error?: boolean;
-  offline_registry_version?: string;
-};
-
-/** `offline_registry.ts`, loaded only to refresh the cached registry or to decide offline. */
-function offlineRegistry() {
-  return lazyImport<typeof import("./offline_registry.ts")>(
-    new URL("./offline_registry.ts", import.meta.url),
-  );
-}
-
-/** `evaluation_schema.ts`, which loads zod: imported only to word a rejected answer. */
-function evaluationSchemas() {
-  return lazyImport<typeof import("./evaluation_schema.ts")>(
-    new URL("./evaluation_schema.ts", import.meta.url),
-  );
-}
-
-/** The zod reading of an evaluation, loaded only when its generated validator rejects one. */
-async function evaluationSchema(): Promise<typeof EvaluationSchema> {
-  return (await evaluationSchemas()).EvaluationSchema;
-}
-
-/** The zod reading of a batch answer, loaded only when its generated validator rejects one. */
-async function batchSchema(): Promise<typeof BatchSchema> {
-  return (await evaluationSchemas()).BatchSchema;
-}
-
-/** The tolerant readings of the other contracts, built from their modules. */
-function otherSchemas(
-  { z }: typeof import("zod"),
-  approvals: typeof import("../../src/api/approvals.ts"),
-  reports: typeof import("../../src/api/reports.ts"),
-  service: typeof import("../../src/api/service.ts"),
-) {
-  const { ApprovalListSchema, ApprovalReceiptSchema } = approvals;
-  const { SecurityReportSchema } = reports;
-  return {
-    approval: ApprovalReceiptSchema.partial().required({ id: true, package: true })
-      .extend({ status: z.string() }).loose(),
-    pending: z.object({
-      items: z.array(
-        ApprovalListSchema.shape.items.element.partial().required({ package: true }).loose(),
-      ),
-    }),
-    security: SecurityReportSchema.partial().required({ total_denials: true }).extend({
-      top_packages: SecurityReportSchema.shape.top_packages.default([]),
-    }).loose(),
-    health: service.HealthSchema.partial().extend({ status: z.string() }).loose(),
-    filedMessage: approvals.approvalFiledMessage,
-    proposal: z.object({
-      result: z.object({ backend: z.string(), status: z.string(), detail: z.string() }).loose(),
-    }),
-  };
-}
-
-type OtherSchemas = ReturnType<typeof otherSchemas>;
-let loadedSchemas: Promise<OtherSchemas> | undefined;
-
-/** Loads the contracts beyond the evaluation's once, on first use. */
-function schemas(): Promise<OtherSchemas> {
-  return loadedSchemas ??= Promise.all([
-    lazyImport<typeof import("zod")>("zod"),
-    lazyImport<typeof import("../../src/api/approvals.ts")>(
-      new URL("../../src/api/approvals.ts", import.meta.url),
-    ),
-    lazyImport<typeof import("../../src/api/reports.ts")>(
-      new URL("../../src/api/reports.ts", import.meta.url),
-    ),
-    lazyImport<typeof import("../../src/api/service.ts")>(
-      new URL("../../src/api/service.ts", import.meta.url),
-    ),
-  ]).then(([zod, approvals, reports, service]) => otherSchemas(zod, approvals, reports, service));
-}
-
-/** A created approval request. */
-export type ApprovalReceipt = z.infer<OtherSchemas["approval"]>;
-/** What the server's proposer did with an operator's rule. */
-export type ProposalOutcome = z.infer<OtherSchemas["proposal"]>["result"];
-/** A rule as `policy approve` sends it (the server validates it). */
-export type ProposedRuleInput = z.input<typeof PackageRuleSchema>;
-/** Pending approval requests collapsed per package. */
-export type PendingApprovals = z.infer<OtherSchemas["pending"]>;
-/** The CVE-driven denial rollup. */
-export type SecurityReport = z.infer<OtherSchemas["security"]>;
-/** The server's health document. */
-export type Health = z.infer<OtherSchemas["health"]>;
-
-/** One package to evaluate in a batch. */
-export interface PackageQuery {
-  package: string;
-  version?: string | null;
-}
-
-/** Everything the client needs; no process access of its own. */
-export interface ApiClientOptions {
-  serverUrl: string;
-  project: string;
-  failOpen: boolean;
-  source: CallSource;
-  agentModel?: string | null;
-  agentVersion?: string | null;
-  /** Bearer token sent in org mode. */
-  token?: string | null;
-  timeoutMs?: number;
-  /** How requests are sent; default: over `fetch` (the next option, else the global one). */
-  transport?: Transport;
-  /** A `fetch` to send requests with (tests' fakes). */
-  fetch?: typeof fetch;
-  /**
-   * The file keeping the last registry snapshot for offline decisions
-   * (`offline_registry.ts`); none when null or absent.
-   */
-  registryCache?: string | null;
-}
+export type { ApiClientOptions, PackageQuery } from "./api_call.ts";
+export type {
+  ApprovalReceipt,
+  EvaluationResult,
+  Health,
+  PendingApprovals,
+  ProposalOutcome,
+  ProposedRuleInput,
+  SecurityReport,
+} from "./api_schemas.ts";
 
 /** The policyd API as the client uses it. */
 export class ApiClient {
@@ -178,12 +77,12 @@ export class ApiClient {
   async evaluate(pkg: string, version?: string | null): Promise<EvaluationResult> {
     const query: Record<string, string> = { package: pkg };
     if (version) query.version = version;
-    const refreshed = this.#refreshRegistry();
+    const refreshed = refreshRegistryCache(this.#send, this.#o);
     try {
       const body = await this.#call("GET", apiPath(API_PATHS.evaluate), { query });
       return await this.#valid(evaluation, body, "evaluation", evaluationSchema);
     } catch (error) {
-      return (await this.#unreachable(error, [{ package: pkg, version }]))[0];
+      return (await unreachableResults(this.#o, error, [{ package: pkg, version }]))[0];
     } finally {
       await refreshed;
     }
@@ -192,7 +91,7 @@ export class ApiClient {
   /** `POST /evaluate/batch`, in chunks of {@link MAX_BATCH}; results in input order. */
   async evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
     const results: EvaluationResult[] = [];
-    const refreshed = this.#refreshRegistry();
+    const refreshed = refreshRegistryCache(this.#send, this.#o);
     for (let i = 0; i < packages.length; i += MAX_BATCH) {
       const chunk = packages.slice(i, i + MAX_BATCH).map((p) =>
         p.version ? { package: p.package, version: p.version } : { package: p.package }
@@ -203,73 +102,11 @@ export class ApiClient {
         });
         results.push(...(await this.#valid(batch, body, "batch answer", batchSchema)).results);
       } catch (error) {
-        results.push(...await this.#unreachable(error, chunk));
+        results.push(...await unreachableResults(this.#o, error, chunk));
       }
     }
     await refreshed;
     return results;
-  }
-
-  /**
-   * Revalidates the cached registry snapshot when it is older than a few
-   * minutes (`If-None-Match`; 304 only touches the file). Never fails: a
-   * refresh that does not work keeps the old snapshot.
-   */
-  async #refreshRegistry(): Promise<void> {
-    const path = this.#o.registryCache;
-    if (!path) return;
-    if (cacheIsFresh(path)) return;
-    try {
-      const offline = await offlineRegistry();
-      const cached = offline.readCachedRegistry(path);
-      const headers: Record<string, string> = this.#headers(false);
-      if (cached?.etag) headers["if-none-match"] = cached.etag;
-      const answer = await this.#send(new URL(this.#o.serverUrl + apiPath(API_PATHS.registry)), {
-        method: "GET",
-        headers,
-        signal: AbortSignal.timeout(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS),
-      });
-      if (answer.status === 304 && cached) return offline.touchCachedRegistry(path);
-      if (answer.status !== 200) return;
-      const etag = Object.entries(answer.headers).find(([k]) => k.toLowerCase() === "etag")?.[1];
-      const doc = offline.readRegistryDocument(
-        JSON.parse(answer.text),
-        etag ?? null,
-        new Date().toISOString(),
-      );
-      if (doc) offline.writeCachedRegistry(path, doc);
-    } catch {
-      // unreachable, not JSON, a read-only cache directory: keep what there is
-    }
-  }
-
-  /**
-   * A transport failure: the cached registry decides what it alone decides
-   * (denials, marked offline); the rest is allowed unchecked under fail-open,
-   * else the failure stands, naming any offline denials.
-   */
-  async #unreachable(error: unknown, packages: PackageQuery[]): Promise<EvaluationResult[]> {
-    if (!(error instanceof ServerUnreachable) || !this.#o.registryCache) {
-      return this.#failOpen(error, packages);
-    }
-    const offline = await offlineRegistry();
-    const cached = offline.readCachedRegistry(this.#o.registryCache);
-    if (cached === null) return this.#failOpen(error, packages);
-    const why = `the policy server at ${this.#o.serverUrl} is unreachable`;
-    const decided = packages.map((p) => offline.offlineVerdict(cached, p, why));
-    if (decided.every((d) => d !== null)) return decided as EvaluationResult[];
-    if (!this.#o.failOpen) {
-      const denied = decided.filter((d): d is EvaluationResult => d !== null);
-      throw denied.length
-        ? new ServerUnreachable(
-          this.#o.serverUrl,
-          `${error.detail}; decided offline from registry version ${cached.version}: ` +
-            denied.map((d) => `${d.package} is DENIED (${d.denial_category})`).join(", "),
-        )
-        : error;
-    }
-    const unchecked = this.#failOpen(error, packages);
-    return decided.map((d, i) => d ?? unchecked[i]);
   }
 
   /**
@@ -323,7 +160,15 @@ export class ApiClient {
 
   /** The headers every call carries (project, source, agent, bearer token in org mode). */
   headers(): Headers {
-    return new Headers(this.#headers(false));
+    return new Headers(requestHeaders(this.#o, false));
+  }
+
+  #call(
+    method: string,
+    path: string,
+    init: { query?: Record<string, string>; json?: unknown },
+  ): Promise<unknown> {
+    return callApi(this.#send, this.#o, method, path, init);
   }
 
   /** An answer as its zod schema reads it (see `validate.ts`); a bad one is a `server_error`. */
@@ -341,102 +186,6 @@ export class ApiClient {
       `policyd server at ${this.#o.serverUrl} sent an invalid ${what}: ${key}${result.message}`,
     );
   }
-
-  #failOpen(error: unknown, packages: PackageQuery[]): EvaluationResult[] {
-    if (!(error instanceof ServerUnreachable) || !this.#o.failOpen) throw error;
-    return packages.map((p) => ({
-      package: p.package,
-      version: p.version ?? null,
-      verdict: "ALLOWED" as const,
-      reason: `not evaluated: ${error.message} (fail_open)`,
-      denial_category: null,
-      registry_status: null,
-      replacement: null,
-      license: null,
-      cves: [],
-      max_cvss: null,
-      transport_error: true,
-    }));
-  }
-
-  /** Plain headers: a `Headers` would load Deno's fetch stack (`transport.ts`). */
-  #headers(json: boolean): Record<string, string> {
-    const h: Record<string, string> = { accept: "application/json" };
-    if (json) h["content-type"] = "application/json";
-    h["x-policy-project"] = this.#o.project;
-    h["x-policy-source"] = this.#o.source;
-    if (this.#o.agentModel) h["x-policy-agent-model"] = this.#o.agentModel;
-    if (this.#o.agentVersion) h["x-policy-agent-version"] = this.#o.agentVersion;
-    if (this.#o.token) h.authorization = `Bearer ${this.#o.token}`;
-    return h;
-  }
-
-  async #call(
-    method: string,
-    path: string,
-    init: { query?: Record<string, string>; json?: unknown },
-  ): Promise<unknown> {
-    const url = new URL(this.#o.serverUrl + path);
-    for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
-    let response: HttpAnswer;
-    try {
-      response = await this.#send(url, {
-        method,
-        headers: this.#headers(init.json !== undefined),
-        body: init.json === undefined ? undefined : JSON.stringify(init.json),
-        signal: AbortSignal.timeout(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS),
-      });
-    } catch (error) {
-      const name = (error as Error)?.name;
-      const detail = name === "TimeoutError"
-        ? `no answer within ${(this.#o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS) / 1000} s`
-        : transportDetail(error);
-      throw new ServerUnreachable(this.#o.serverUrl, detail);
-    }
-    const text = response.text;
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    if (response.status < 200 || response.status > 299) {
-      throw new ServerError(response.status, problemDetail(body, text, response));
-    }
-    if (body === null) throw new ServerError(response.status, "response is not JSON");
-    return body;
-  }
-}
-
-function transportDetail(error: unknown): string {
-  const cause = (error as { cause?: unknown })?.cause;
-  const text = String((cause as Error)?.message ?? (error as Error)?.message ?? error);
-  // "error sending request for url (…): client error (Connect): tcp connect error: Connection refused (os error 111)"
-  const last = text.split(": ").filter((part) => !part.startsWith("error sending request")).pop();
-  return (last ?? text).split("\n")[0];
-}
-
-/** `: path: message; …` of a problem's `errors` (422), empty without them. */
-function fieldErrors(errors: unknown): string {
-  if (!Array.isArray(errors) || errors.length === 0) return "";
-  const shown = errors.slice(0, 3).map((e) =>
-    `${String((e as { path?: unknown })?.path ?? "")}: ${
-      String((e as { message?: unknown })?.message ?? "")
-    }`
-  );
-  return `: ${shown.join("; ")}`.split("\n")[0];
-}
-
-function problemDetail(body: unknown, text: string, response: HttpAnswer): string {
-  if (body && typeof body === "object") {
-    const p = body as Record<string, unknown>;
-    for (const key of ["detail", "title"]) {
-      if (typeof p[key] === "string" && p[key]) {
-        return (p[key] as string).split("\n")[0] + fieldErrors(p.errors);
-      }
-    }
-  }
-  return text.trim().split("\n")[0].slice(0, 200) || response.statusText || "error";
 }
 
 /** Per-invocation inputs beside the config: source, agent, environment. */

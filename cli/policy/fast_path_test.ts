@@ -79,7 +79,7 @@ async function staticGraph(entry: string, dynamic: string[] = []): Promise<strin
 
 /** What must not load on the path of `policy check` (docs/performance.md, "Client start-up"). */
 const HEAVY =
-  /npm:.*(zod|smol-toml|commander|pip-requirements-js|@renovatebot|shell-quote)|node:|src\/api\/(?!evaluate_limits\.ts|paths\.ts)/;
+  /npm:.*(zod|smol-toml|commander|pip-requirements-js|@renovatebot|shell-quote)|node:|src\/api\/(?!evaluate_limits\.ts|paths\.ts|header_names\.ts)/;
 
 const PATHS: Array<[string, string]> = [
   ["policy (the entry point, before a command is chosen)", "../policy.ts"],

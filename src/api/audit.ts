@@ -5,15 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { CALL_SOURCES, DENIAL_CATEGORIES, VERDICTS } from "../core/types.ts";
+import { CALL_SOURCES } from "../core/types.ts";
 import { defineRoute } from "./contract.ts";
-import { AuditRowSchema } from "./reports.ts";
+import { AUDIT_CATEGORIES, AUDIT_VERDICTS, AuditRowSchema } from "./audit_row.ts";
 
-/** Verdicts an audit row can carry: evaluations and scanner alerts. */
-export const AUDIT_VERDICTS = [...VERDICTS, "CVE_ALERT"] as const;
-
-/** Denial categories an audit row can carry: evaluations and scanner alerts. */
-export const AUDIT_CATEGORIES = [...DENIAL_CATEGORIES, "DENIAL_CVE_ALERT"] as const;
+export { AUDIT_CATEGORIES, AUDIT_VERDICTS } from "./audit_row.ts";
 
 /** Largest page of `GET /audit`. */
 export const MAX_AUDIT_PAGE = 500;

@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 import { CALL_SOURCES } from "../core/types.ts";
+import { CONTEXT_HEADER_NAMES, displayHeaderName } from "./header_names.ts";
+
+export { CONTEXT_HEADER_NAMES } from "./header_names.ts";
 
 export type { CallSource } from "../core/types.ts";
 
@@ -16,10 +19,17 @@ export const ProjectNameSchema = z
   .string()
   .regex(PROJECT_PATTERN, { message: "letters, digits and ._-@/:+ only, 1–200 characters" });
 
-/** Headers of the call context (SPEC §7); each is optional. */
-export const CONTEXT_HEADERS = {
-  "X-Policy-Project": "project name (or the `project` query parameter; default `default`)",
-  "X-Policy-Source": `where the call comes from: ${CALL_SOURCES.join(", ")} (default api)`,
-  "X-Policy-Agent-Model": "the coding agent's model, recorded in the audit log",
-  "X-Policy-Agent-Version": "the coding agent's version, recorded in the audit log",
-} as const;
+const CONTEXT_HEADER_MEANINGS: Record<keyof typeof CONTEXT_HEADER_NAMES, string> = {
+  project: "project name (or the `project` query parameter; default `default`)",
+  source: `where the call comes from: ${CALL_SOURCES.join(", ")} (default api)`,
+  agentModel: "the coding agent's model, recorded in the audit log",
+  agentVersion: "the coding agent's version, recorded in the audit log",
+};
+
+/** Headers of the call context (SPEC §7) as documented, with their meaning; each is optional. */
+export const CONTEXT_HEADERS: Record<string, string> = Object.fromEntries(
+  (Object.keys(CONTEXT_HEADER_NAMES) as Array<keyof typeof CONTEXT_HEADER_NAMES>).map((key) => [
+    displayHeaderName(CONTEXT_HEADER_NAMES[key]),
+    CONTEXT_HEADER_MEANINGS[key],
+  ]),
+);

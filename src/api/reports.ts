@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineRoute } from "./contract.ts";
 import { THREAT_KINDS } from "../core/types.ts";
 import { API_PATHS } from "./paths.ts";
+import { AuditRowSchema } from "./audit_row.ts";
 
 /** Query of every report: window, list length and project filter. */
 export const ReportQuerySchema = z.object({
@@ -42,16 +43,7 @@ const VerdictCountsSchema = z.object({
   PROVISIONALLY_ALLOWED: z.number().int(),
 });
 
-/** An audit row as reports list it. */
-export const AuditRowSchema = z.looseObject({
-  id: z.number().int(),
-  ts: z.string(),
-  package: z.string(),
-  version: z.string().nullable(),
-  project: z.string(),
-  verdict: z.string(),
-  denial_category: z.string().nullable(),
-});
+export { AuditRowSchema } from "./audit_row.ts";
 
 /** Evaluations in the window and how many lacked each kind of upstream data. */
 export const DataAvailabilitySchema = z.object({

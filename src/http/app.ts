@@ -7,7 +7,8 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { PROJECT_PATTERN } from "../api/headers.ts";
+import { CONTEXT_HEADER_NAMES, PROJECT_PATTERN } from "../api/headers.ts";
+import { displayHeaderName } from "../api/header_names.ts";
 import { CALL_SOURCES } from "../api/enums.ts";
 import { API_ROUTES, fullPath, MAX_BODY_BYTES } from "../api/mod.ts";
 import { API_BASE, API_PATHS, apiPath } from "../api/paths.ts";
@@ -37,6 +38,9 @@ import { mcpRoutes } from "./routes/mcp.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { alertRoutes } from "./routes/alerts.ts";
 import { llmsRoutes, PUBLIC_DOCS_PREFIX } from "./routes/llms.ts";
+
+/** The source header as problems name it. */
+const SOURCE_HEADER = displayHeaderName(CONTEXT_HEADER_NAMES.source);
 
 /** Largest accepted request body (SPEC §7), defined by the wire contract. */
 export { MAX_BODY_BYTES };
@@ -124,7 +128,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       c.set("identity", identity);
     }
     // Not truncated like the other headers: an over-long project name is refused, never cut.
-    const project = c.req.query("project")?.trim() || c.req.header("x-policy-project")?.trim() ||
+    const project = c.req.query("project")?.trim() ||
+      c.req.header(CONTEXT_HEADER_NAMES.project)?.trim() ||
       "default";
     // `*` (every project) only where a route reads across projects; never on writes.
     const readsAll = project === "*" && c.req.method === "GET" && !WRITING_GETS.has(c.req.path);
@@ -142,11 +147,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         },
       );
     }
-    const source = header(c, "x-policy-source") ?? "api";
+    const source = header(c, CONTEXT_HEADER_NAMES.source) ?? "api";
     if (!(CALL_SOURCES as readonly string[]).includes(source)) {
-      throw new ProblemError(400, "invalid-request", `invalid X-Policy-Source "${source}"`, {
+      throw new ProblemError(400, "invalid-request", `invalid ${SOURCE_HEADER} "${source}"`, {
         errors: [{
-          path: "X-Policy-Source",
+          path: SOURCE_HEADER,
           message: `expected one of ${CALL_SOURCES.join(", ")}`,
         }],
       });
@@ -154,8 +159,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("context", {
       project,
       requester: c.get("identity")?.id ?? "anonymous",
-      agent_model: header(c, "x-policy-agent-model"),
-      agent_version: header(c, "x-policy-agent-version"),
+      agent_model: header(c, CONTEXT_HEADER_NAMES.agentModel),
+      agent_version: header(c, CONTEXT_HEADER_NAMES.agentVersion),
       source,
     });
     await next();

@@ -7,9 +7,18 @@
  *
  * @module
  */
-import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "./types.ts";
 import type { UpstreamHealth } from "./upstream_health.ts";
+
+/** The lookup when `upstream`'s breaker admits it, else an unavailable answer saying why. */
+function admitted<F>(
+  health: UpstreamHealth,
+  upstream: Parameters<UpstreamHealth["admit"]>[0],
+  lookup: () => Promise<F>,
+): Promise<F | { status: "unavailable"; detail: string }> {
+  const skipped = health.admit(upstream);
+  return skipped === null ? lookup() : Promise.resolve({ status: "unavailable", detail: skipped });
+}
 
 /**
  * Gates OSV lookups with the `osv` breaker of `health`.
@@ -29,11 +38,7 @@ export function vulnerabilitiesBehindBreaker(
   health: UpstreamHealth,
 ): VulnerabilitySource {
   return {
-    query(name, version): Promise<VulnerabilityFacts> {
-      const skipped = health.admit("osv");
-      if (skipped !== null) return Promise.resolve({ status: "unavailable", detail: skipped });
-      return source.query(name, version);
-    },
+    query: (name, version) => admitted(health, "osv", () => source.query(name, version)),
   };
 }
 
@@ -43,10 +48,6 @@ export function licensesBehindBreaker(
   health: UpstreamHealth,
 ): LicenseSource {
   return {
-    lookup(name, version): Promise<LicenseFacts> {
-      const skipped = health.admit("pypi");
-      if (skipped !== null) return Promise.resolve({ status: "unavailable", detail: skipped });
-      return source.lookup(name, version);
-    },
+    lookup: (name, version) => admitted(health, "pypi", () => source.lookup(name, version)),
   };
 }

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import type { LicenseSource, VulnerabilitySource } from "./types.ts";
 
 /** Lookup time of a batch: under the single-evaluation bound of 2 × `LOOKUP_TIMEOUT_MS`. */
@@ -39,22 +38,14 @@ export function withDeadline(
   signal: AbortSignal,
 ): { vulnerabilities: VulnerabilitySource; licenses: LicenseSource } {
   const detail = "the batch's lookup deadline passed before this lookup answered";
+  const late = () => ({ status: "unavailable" as const, detail });
   return {
     vulnerabilities: {
       query: (name, version) =>
-        race(
-          () => sources.vulnerabilities.query(name, version),
-          signal,
-          (): VulnerabilityFacts => ({ status: "unavailable", detail }),
-        ),
+        race(() => sources.vulnerabilities.query(name, version), signal, late),
     },
     licenses: {
-      lookup: (name, version) =>
-        race(
-          () => sources.licenses.lookup(name, version),
-          signal,
-          (): LicenseFacts => ({ status: "unavailable", detail }),
-        ),
+      lookup: (name, version) => race(() => sources.licenses.lookup(name, version), signal, late),
     },
   };
 }

@@ -6,11 +6,12 @@
  *
  * @module
  */
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 import type { Logger } from "../log/logger.ts";
 import { compileRegistry } from "../registry/compile.ts";
 import { writeFileAtomic } from "../registry/files.ts";
 import { proposalBody, proposalSubject } from "./commit_message.ts";
+import { createOctokit, githubPulls } from "./github_pulls.ts";
 import { redact } from "./git.ts";
 import {
   isSafeBranch,
@@ -50,31 +51,6 @@ export interface GithubProposerDeps {
   octokit?: Octokit;
 }
 
-/** Octokit with policyd's defaults: base URL from the options, quiet request log. */
-export function createOctokit(options: ProposerOptions, log: Logger): Octokit {
-  const secrets = secretsOf(options);
-  const quiet = (message: string) =>
-    log.debug("octokit", { message: redact(String(message), secrets) });
-  return new Octokit({
-    auth: options.githubToken ?? undefined,
-    baseUrl: options.githubApiUrl.replace(/\/+$/, ""),
-    userAgent: "policyd",
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
-}
-
-function apiError(what: string, error: unknown, secrets: Array<string | undefined>): string {
-  const status = (error as { status?: number }).status;
-  const message = (error as Error).message ?? String(error);
-  return redact(
-    `GitHub API ${what} failed${status ? ` (HTTP ${status})` : ""}: ${message}`,
-    secrets,
-  ).slice(0, 600);
-}
-
-/** A short signal so one hung API call cannot hold the clone forever. */
-const apiRequest = () => ({ request: { signal: AbortSignal.timeout(30_000) } });
-
 /**
  * Creates the github proposer.
  *
@@ -103,19 +79,9 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
   const secrets = secretsOf(options);
   const mutex = createKeyedMutex();
   const repoName = slug ? `${slug.owner}/${slug.repo}` : "(unknown repository)";
+  const { defaultBranch, openOrComment } = githubPulls(octokit, secrets, repoName);
   if (!slug) {
     log.warn("github proposer: cannot tell owner/repo; set REGISTRY_GITHUB_REPO=owner/name", {});
-  }
-
-  async function defaultBranch(
-    s: RepoSlug,
-  ): Promise<{ ok: true; value: string } | { ok: false; detail: string }> {
-    try {
-      const repo = await octokit.rest.repos.get({ ...s, ...apiRequest() });
-      return { ok: true, value: repo.data.default_branch };
-    } catch (error) {
-      return { ok: false, detail: apiError(`repos.get ${repoName}`, error, secrets) };
-    }
   }
 
   const failed = (detail: string, extra: Partial<ProposalResult> = {}): ProposalResult => ({
@@ -186,72 +152,6 @@ export function createGithubProposer(deps: GithubProposerDeps): Proposer {
     }
     const sha = commitSha ? { commit_sha: commitSha } : {};
     return await openOrComment(slug, branch, base.value, edit.rule, context, sha);
-  }
-
-  async function openOrComment(
-    s: RepoSlug,
-    branch: string,
-    base: string,
-    rule: { name: string; status: string },
-    context: ProposalContext,
-    sha: { commit_sha?: string },
-  ): Promise<ProposalResult> {
-    const pending = "the rule goes live only after the pull request is merged (merge webhook)";
-    /** The outcome for this branch and commit; `url` is the pull request's. */
-    const outcome = (
-      status: ProposalResult["status"],
-      detail: string,
-      url?: string,
-    ): ProposalResult => ({
-      backend: "github",
-      status,
-      ...(url === undefined ? {} : { url }),
-      branch,
-      ...sha,
-      detail,
-    });
-    let open;
-    try {
-      open = await octokit.rest.pulls.list({
-        ...s,
-        head: `${s.owner}:${branch}`,
-        state: "open",
-        ...apiRequest(),
-      });
-    } catch (error) {
-      return outcome("failed", apiError("pulls.list", error, secrets));
-    }
-    const existing = open.data[0];
-    if (existing) {
-      try {
-        await octokit.rest.issues.createComment({
-          ...s,
-          issue_number: existing.number,
-          body: `Another request for this rule.\n\n${proposalBody(rule, context)}`,
-          ...apiRequest(),
-        });
-      } catch (error) {
-        const detail = apiError("issues.createComment", error, secrets);
-        return outcome("failed", detail, existing.html_url);
-      }
-      const detail = `commented on open pull request #${existing.number}; ${pending}`;
-      return outcome("amended", detail, existing.html_url);
-    }
-    try {
-      const created = await octokit.rest.pulls.create({
-        ...s,
-        title: proposalSubject(rule),
-        head: branch,
-        base,
-        body: proposalBody(rule, context),
-        ...apiRequest(),
-      });
-      const detail = `opened pull request #${created.data.number}; ${pending}`;
-      return outcome("opened", detail, created.data.html_url);
-    } catch (error) {
-      const detail = `${apiError("pulls.create", error, secrets)}; branch ${branch} was pushed`;
-      return outcome("failed", detail);
-    }
   }
 
   async function syncLocked(hint: { defaultBranch?: string }): Promise<SyncOutcome> {

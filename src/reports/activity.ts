@@ -8,13 +8,8 @@
  */
 import type { AuditReader, AuditRow } from "../store/types.ts";
 import { AUDIT_CATEGORIES } from "./audit_log.ts";
-import {
-  emptyVerdicts,
-  EVALUATION_VERDICTS,
-  type ReportParams,
-  type VerdictCounts,
-  windowFilter,
-} from "./params.ts";
+import { emptyVerdicts, EVALUATION_VERDICTS, windowFilter } from "./params.ts";
+import type { ReportParams, VerdictCounts } from "./params.ts";
 import { topDeniedPackages } from "./top.ts";
 
 /** Denial categories of evaluations (scanner alerts excluded), in display order. */

@@ -8,13 +8,8 @@
  */
 import type { AuditReader } from "../store/types.ts";
 import { dayRange } from "./activity.ts";
-import {
-  emptyVerdicts,
-  EVALUATION_VERDICTS,
-  type ReportParams,
-  type VerdictCounts,
-  windowFilter,
-} from "./params.ts";
+import { emptyVerdicts, EVALUATION_VERDICTS, windowFilter } from "./params.ts";
+import type { ReportParams, VerdictCounts } from "./params.ts";
 
 /** The trend of one agent model (null: calls without agent headers). */
 export interface AgentTrend {

@@ -8,13 +8,8 @@
  * @module
  */
 import type { AuditReader } from "../store/types.ts";
-import {
-  emptyVerdicts,
-  EVALUATION_VERDICTS,
-  type ReportParams,
-  type VerdictCounts,
-  windowFilter,
-} from "./params.ts";
+import { emptyVerdicts, EVALUATION_VERDICTS, windowFilter } from "./params.ts";
+import type { ReportParams, VerdictCounts } from "./params.ts";
 import { topBy } from "./top.ts";
 
 /** Name of the bucket of rows without agent headers. */

@@ -11,13 +11,8 @@ import {
   type ExceptionsDue,
   exceptionsDue,
 } from "./data_availability.ts";
-import {
-  emptyVerdicts,
-  EVALUATION_VERDICTS,
-  type ReportParams,
-  type VerdictCounts,
-  windowFilter,
-} from "./params.ts";
+import { emptyVerdicts, EVALUATION_VERDICTS, windowFilter } from "./params.ts";
+import type { ReportParams, VerdictCounts } from "./params.ts";
 import { topBy } from "./top.ts";
 
 /** License-driven denial categories. */

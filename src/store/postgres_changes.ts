@@ -11,17 +11,19 @@ import {
   changeValues,
   POSTGRES_COLUMNS,
 } from "./row_mapping.ts";
+import { insertSql } from "./insert_sql.ts";
 
 /** Creates the change log on a migrated database. */
 export function createPostgresChangeStore(sql: Sql, now: () => Date): ChangeStore {
   return {
     async record(change) {
-      const placeholders = CHANGE_INSERT_COLUMNS.map((column, n) =>
-        column === "before" || column === "after" ? `$${n + 1}::jsonb` : `$${n + 1}`
+      const insert = insertSql(
+        "registry_changes",
+        CHANGE_INSERT_COLUMNS,
+        (column, n) => column === "before" || column === "after" ? `$${n}::jsonb` : `$${n}`,
       );
       const [row] = await sql.unsafe(
-        `INSERT INTO registry_changes (${CHANGE_INSERT_COLUMNS.join(", ")})
-         VALUES (${placeholders.join(", ")}) RETURNING *`,
+        `${insert} RETURNING *`,
         changeValues(change, now().toISOString()),
       );
       return changeFrom(row, POSTGRES_COLUMNS);

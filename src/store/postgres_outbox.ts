@@ -17,13 +17,12 @@ import {
   outboxValues,
 } from "./outbox_rows.ts";
 import type { OutboxAction, OutboxEntry, OutboxStore } from "./types.ts";
+import { insertSql } from "./insert_sql.ts";
 
-const PLACEHOLDERS = OUTBOX_INSERT_COLUMNS.map((column, i) =>
-  column === "data" ? `($${i + 1}::text)::jsonb` : `$${i + 1}`
-).join(", ");
-
-const INSERT = `INSERT INTO alert_outbox (${OUTBOX_INSERT_COLUMNS.join(", ")})
-  VALUES (${PLACEHOLDERS}) ON CONFLICT (event_key, destination) DO NOTHING RETURNING id`;
+const INSERT = `${
+  insertSql("alert_outbox", OUTBOX_INSERT_COLUMNS, (column, n) =>
+    column === "data" ? `($${n}::text)::jsonb` : `$${n}`)
+} ON CONFLICT (event_key, destination) DO NOTHING RETURNING id`;
 
 /** Creates the outbox on a migrated database. */
 export function createPostgresOutbox(

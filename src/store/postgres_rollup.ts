@@ -14,14 +14,8 @@ import type { RollupBackend } from "./rollup_group.ts";
 import { bucketEnd, bucketOf, type Grain, GRAINS, rangesEnd } from "./rollup_plan.ts";
 import type { Sql } from "./postgres_connection.ts";
 import { postgresGroup, type Queryable } from "./postgres_group.ts";
-import {
-  ROLLUP_COLUMNS,
-  rollupDropSql,
-  rollupReadParams,
-  rollupReadSql,
-  rollupRowValues,
-  storedGroupsFrom,
-} from "./rollup_sql.ts";
+import { ROLLUP_COLUMNS, rollupDropSql, rollupReadParams } from "./rollup_sql.ts";
+import { rollupReadSql, rollupRowValues, storedGroupsFrom } from "./rollup_sql.ts";
 import { POSTGRES_DIALECT } from "./sql_filter.ts";
 
 /** Key of the advisory lock of rollup writes ("rollups" in ASCII). */

@@ -14,6 +14,7 @@ import type {
   NewApprovalRequest,
   NewAuditRow,
 } from "./types.ts";
+import { insertSql } from "./insert_sql.ts";
 
 /** A SQL dialect's differences that the shared builders need. */
 export interface SqlDialect {
@@ -234,8 +235,7 @@ export function approvalInsert(
   dialect: SqlDialect,
 ): { sql: string; params: Array<string | null> } {
   return {
-    sql: `INSERT INTO approval_requests (${APPROVAL_INSERT_COLUMNS.join(", ")})
-      VALUES (${APPROVAL_INSERT_COLUMNS.map((_, i) => dialect.placeholder(i + 1)).join(", ")})`,
+    sql: insertSql("approval_requests", APPROVAL_INSERT_COLUMNS, (_, n) => dialect.placeholder(n)),
     params: approvalValues(request, createdAt),
   };
 }

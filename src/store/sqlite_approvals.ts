@@ -4,6 +4,7 @@
  * @module
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { sqliteRowById } from "./sqlite_rows.ts";
 import type { Transaction } from "./sqlite_transaction.ts";
 import { approvalInsert, approvalWhere, SQLITE_DIALECT } from "./sql_filter.ts";
 import type { ApprovalRequest, ApprovalStore, NewApprovalRequest } from "./types.ts";
@@ -63,9 +64,7 @@ export function createSqliteApprovalStore(
       }),
     get: (id) =>
       Promise.resolve().then(() => {
-        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
-          | Row
-          | undefined;
+        const row = sqliteRowById(db, "approval_requests", id);
         return row ? approvalFrom(row, SQLITE_COLUMNS) : undefined;
       }),
     recordProposal: (id, status, detail) =>
@@ -80,9 +79,7 @@ export function createSqliteApprovalStore(
           `UPDATE approval_requests SET status = ?, decided_at = ?, decided_by = ?,
              decision_reason = ? WHERE id = ? AND status = 'PENDING_REVIEW'`,
         ).run(decision.status, decision.at, decision.by, decision.reason, id);
-        const row = db.prepare("SELECT * FROM approval_requests WHERE id = ?").get(id) as
-          | Row
-          | undefined;
+        const row = sqliteRowById(db, "approval_requests", id);
         return row ? approvalFrom(row, SQLITE_COLUMNS) : undefined;
       }),
   };

@@ -17,11 +17,11 @@ import type { AuditRow, AuditStore, NewAuditRow } from "./types.ts";
 import { auditRowFrom, SQLITE_COLUMNS } from "./row_mapping.ts";
 import { rollupGroup } from "./rollup_group.ts";
 import { createSqliteRollups } from "./sqlite_rollup.ts";
+import { insertSql } from "./insert_sql.ts";
 
 type Row = Record<string, SQLInputValue>;
 
-const AUDIT_INSERT = `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS.join(", ")})
-  VALUES (${AUDIT_INSERT_COLUMNS.map(() => "?").join(", ")})`;
+const AUDIT_INSERT = insertSql("audit_log", AUDIT_INSERT_COLUMNS);
 
 /** The SQLite audit store and its group-commit queue (drained on close). */
 export interface SqliteAuditStore extends AuditStore {

@@ -4,8 +4,10 @@
  * @module
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { sqliteRowById } from "./sqlite_rows.ts";
 import type { ChangeStore } from "./types.ts";
 import { CHANGE_INSERT_COLUMNS, changeFrom, changeValues, SQLITE_COLUMNS } from "./row_mapping.ts";
+import { insertSql } from "./insert_sql.ts";
 
 type Row = Record<string, SQLInputValue>;
 
@@ -16,16 +18,13 @@ export function createSqliteChangeStore(db: DatabaseSync, now: () => Date): Chan
       Promise.resolve().then(() => {
         const ts = now().toISOString();
         const result = db.prepare(
-          `INSERT INTO registry_changes (${CHANGE_INSERT_COLUMNS.join(", ")})
-           VALUES (${CHANGE_INSERT_COLUMNS.map(() => "?").join(", ")})`,
+          insertSql("registry_changes", CHANGE_INSERT_COLUMNS),
         ).run(...changeValues(change, ts));
         return { ...change, id: Number(result.lastInsertRowid), ts };
       }),
     get: (id) =>
       Promise.resolve().then(() => {
-        const row = db.prepare("SELECT * FROM registry_changes WHERE id = ?").get(id) as
-          | Row
-          | undefined;
+        const row = sqliteRowById(db, "registry_changes", id);
         return row ? changeFrom(row, SQLITE_COLUMNS) : undefined;
       }),
     list: (filter, limit) =>

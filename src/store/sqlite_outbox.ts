@@ -18,11 +18,11 @@ import {
   outboxValues,
 } from "./outbox_rows.ts";
 import type { OutboxAction, OutboxEntry, OutboxStore } from "./types.ts";
+import { insertSql } from "./insert_sql.ts";
 
 type Row = Record<string, SQLInputValue>;
 
-const INSERT = `INSERT INTO alert_outbox (${OUTBOX_INSERT_COLUMNS.join(", ")})
-  VALUES (${OUTBOX_INSERT_COLUMNS.map(() => "?").join(", ")})
+const INSERT = `${insertSql("alert_outbox", OUTBOX_INSERT_COLUMNS)}
   ON CONFLICT (event_key, destination) DO NOTHING`;
 
 /** Creates the outbox on an open, migrated database. */

@@ -10,14 +10,8 @@
  * @module
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import {
-  ROLLUP_COLUMNS,
-  rollupDropSql,
-  rollupReadParams,
-  rollupReadSql,
-  rollupRowValues,
-  storedGroupsFrom,
-} from "./rollup_sql.ts";
+import { ROLLUP_COLUMNS, rollupDropSql, rollupReadParams } from "./rollup_sql.ts";
+import { rollupReadSql, rollupRowValues, storedGroupsFrom } from "./rollup_sql.ts";
 import { SQLITE_DIALECT } from "./sql_filter.ts";
 import type { Cube } from "./rollup_cubes.ts";
 import type { RollupBackend } from "./rollup_group.ts";

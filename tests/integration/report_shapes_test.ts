@@ -9,31 +9,7 @@ import { startTestServer } from "../helpers/server.ts";
 import { auditRow } from "../helpers/audit_rows.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { SecurityReportSchema } from "../../src/api/reports.ts";
-
-type JsonSchema = {
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-};
-
-/** Paths of members of `value` that `schema` does not describe, and described members it lacks. */
-function drift(value: unknown, schema: JsonSchema, path: string): string[] {
-  if (Array.isArray(value)) {
-    return schema.items ? value.flatMap((v, i) => drift(v, schema.items!, `${path}[${i}]`)) : [];
-  }
-  if (value === null || typeof value !== "object" || !schema.properties) return [];
-  const out: string[] = [];
-  for (const [key, member] of Object.entries(value)) {
-    const described = schema.properties[key];
-    if (described) out.push(...drift(member, described, `${path}.${key}`));
-    else out.push(`${path}.${key} is not in the schema`);
-  }
-  for (const key of schema.required ?? []) {
-    if (!(key in value)) out.push(`${path}.${key} is required but missing`);
-  }
-  return out;
-}
+import { drift, type JsonSchema } from "../helpers/schema_drift.ts";
 
 Deno.test("the security report's lists: every field of a real answer is in the contract and in OpenAPI", async () => {
   const server = await startTestServer();

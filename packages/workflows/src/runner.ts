@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeFileAtomic } from "./atomic_write.ts";
+import { checkDocument, type Compiled, plural, writeDocument } from "./runner_output.ts";
 import type { ApiConventions } from "./conventions.ts";
 import { analyseDenoTestArgs, forbiddenDenoTestArg, permissionArgs } from "./deno_args.ts";
 import { buildDocument, mergeWorkflows, serializeDocument } from "./document.ts";
@@ -111,7 +111,7 @@ export async function runWorkflowTests(options: RunOptions): Promise<number> {
       log(`${result}; ${show(options.out)} left untouched`);
       return failed(1);
     }
-    const stale = await (options.check ? check : write)(options, result, log, show);
+    const stale = await (options.check ? checkDocument : writeDocument)(options, result, log, show);
     return failed(stale ? 1 : 0);
   } finally {
     await Deno.remove(runDir, { recursive: true });
@@ -142,14 +142,6 @@ async function runDenoTest(
     stderr: "inherit",
   }).spawn();
   return (await child.status).code;
-}
-
-interface Compiled {
-  markdown: string;
-  json: string;
-  count: number;
-  /** Names of the workflows left out (their test failed, or was cut short). */
-  dropped: string[];
 }
 
 async function compile(
@@ -242,66 +234,4 @@ async function readPrevious(path: string): Promise<Workflow[] | string> {
     return `Cannot merge into "${path}": it is not a workflows document; run the full suite to rebuild it`;
   }
   return parsed.data.workflows;
-}
-
-type Show = (path: string) => string;
-
-async function write(
-  options: RunOptions,
-  result: Compiled,
-  log: (line: string) => void,
-  show: Show,
-): Promise<boolean> {
-  await writeFileAtomic(options.json, result.json);
-  await writeFileAtomic(options.out, result.markdown);
-  log(`wrote ${show(options.out)} and ${show(options.json)} (${plural(result.count)})`);
-  if (result.dropped.length > 0) {
-    log(
-      `not published in ${show(options.out)}: ${
-        result.dropped.map((name) => `"${name}"`).join(", ")
-      } (a workflow whose test fails is not published)`,
-    );
-  }
-  return false;
-}
-
-async function check(
-  options: RunOptions,
-  result: Compiled,
-  log: (line: string) => void,
-  show: Show,
-): Promise<boolean> {
-  const stale: string[] = [];
-  for (const [path, expected] of [[options.out, result.markdown], [options.json, result.json]]) {
-    const actual = await Deno.readTextFile(path).catch(() => undefined);
-    if (actual === expected) continue;
-    stale.push(
-      actual === undefined
-        ? `${show(path)} is missing`
-        : `${show(path)} differs from line ${firstDifference(actual, expected)}`,
-    );
-  }
-  if (stale.length === 0) {
-    log(`${show(options.out)} is up to date (${plural(result.count)})`);
-    return false;
-  }
-  log(
-    `STALE: ${stale.join("; ")}. The committed document does not match the passing tests: ` +
-      `run \`${options.command ?? "workflows run"}\` locally (outside CI) and commit ${
-        show(options.out)
-      } and ${show(options.json)}`,
-  );
-  return true;
-}
-
-function plural(count: number): string {
-  return count === 1 ? "1 workflow" : `${count} workflows`;
-}
-
-function firstDifference(a: string, b: string): number {
-  const x = a.split("\n");
-  const y = b.split("\n");
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  return i + 1;
 }
