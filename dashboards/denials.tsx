@@ -14,9 +14,9 @@ import {
   Bars,
   CATEGORY_KINDS,
   CATEGORY_LABELS,
+  DataTable,
   Empty,
   PackageLink,
-  TableWrap,
 } from "./components.tsx";
 
 /** One bar per denial category, every category listed. */
@@ -108,27 +108,20 @@ export function TopDenied(
     );
   }
   return (
-    <TableWrap label={`Most denied packages: ${label}`}>
-      <table class="sortable" data-testid={`top-denied-${props.category}`}>
-        <thead>
-          <tr>
-            <th scope="col">Package</th>
-            <th scope="col" class="num">Denials</th>
-            <th scope="col">Projects</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entry.packages.map((p) => (
-            <tr>
-              <td>
-                <PackageLink name={p.package} />
-              </td>
-              <td class="num">{p.denials}</td>
-              <td>{p.projects.join(", ")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable
+      label={`Most denied packages: ${label}`}
+      testid={`top-denied-${props.category}`}
+      columns={[{ title: "Package" }, { title: "Denials", num: true }, { title: "Projects" }]}
+      rows={entry.packages}
+      cells={(p) => (
+        <>
+          <td>
+            <PackageLink name={p.package} />
+          </td>
+          <td class="num">{p.denials}</td>
+          <td>{p.projects.join(", ")}</td>
+        </>
+      )}
+    />
   );
 }
