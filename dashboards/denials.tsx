@@ -10,14 +10,8 @@ import { chartedDays } from "../src/reports/activity.ts";
 import type { DataAvailability } from "../src/reports/data_availability.ts";
 import { emptyText } from "./data_banner.tsx";
 import { StackedDays } from "./charts.tsx";
-import {
-  Bars,
-  CATEGORY_KINDS,
-  CATEGORY_LABELS,
-  DataTable,
-  Empty,
-  PackageLink,
-} from "./components.tsx";
+import { DataTable } from "./data_table.tsx";
+import { Bars, CATEGORY_KINDS, CATEGORY_LABELS, Empty, PackageLink } from "./components.tsx";
 
 /** One bar per denial category, every category listed. */
 export function CategoryBars(

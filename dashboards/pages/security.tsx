@@ -12,13 +12,13 @@ import {
   Badge,
   Bars,
   Card,
-  DataTable,
   Empty,
   PackageLink,
   PageHeader,
   ReportFilters,
   Stats,
 } from "../components.tsx";
+import { DataTable } from "../data_table.tsx";
 import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
 import { scannerSentence } from "../status_strip.tsx";
 import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
