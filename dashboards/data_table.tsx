@@ -5,7 +5,7 @@
  * @module
  */
 import type { Child } from "hono/jsx";
-import { TableWrap } from "./components.tsx";
+import { PackageLink, TableWrap } from "./components.tsx";
 
 /** A column of a {@link DataTable}: its heading, right-aligned when the values are numbers. */
 export interface Column {
@@ -41,5 +41,14 @@ export function DataTable<T>(
         </tbody>
       </table>
     </TableWrap>
+  );
+}
+
+/** A table cell linking to a package's page. */
+export function PackageCell(props: { name: string }) {
+  return (
+    <td>
+      <PackageLink name={props.name} />
+    </td>
   );
 }

@@ -10,8 +10,8 @@ import { chartedDays } from "../src/reports/activity.ts";
 import type { DataAvailability } from "../src/reports/data_availability.ts";
 import { emptyText } from "./data_banner.tsx";
 import { StackedDays } from "./charts.tsx";
-import { DataTable } from "./data_table.tsx";
-import { Bars, CATEGORY_KINDS, CATEGORY_LABELS, Empty, PackageLink } from "./components.tsx";
+import { DataTable, PackageCell } from "./data_table.tsx";
+import { Bars, CATEGORY_KINDS, CATEGORY_LABELS, Empty } from "./components.tsx";
 
 /** One bar per denial category, every category listed. */
 export function CategoryBars(
@@ -109,9 +109,7 @@ export function TopDenied(
       rows={entry.packages}
       cells={(p) => (
         <>
-          <td>
-            <PackageLink name={p.package} />
-          </td>
+          <PackageCell name={p.package} />
           <td class="num">{p.denials}</td>
           <td>{p.projects.join(", ")}</td>
         </>

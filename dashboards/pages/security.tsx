@@ -18,7 +18,7 @@ import {
   ReportFilters,
   Stats,
 } from "../components.tsx";
-import { DataTable } from "../data_table.tsx";
+import { DataTable, PackageCell } from "../data_table.tsx";
 import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
 import { scannerSentence } from "../status_strip.tsx";
 import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
@@ -153,9 +153,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 rows={report.hot_registry_packages}
                 cells={(p) => (
                   <>
-                    <td>
-                      <PackageLink name={p.package} />
-                    </td>
+                    <PackageCell name={p.package} />
                     <td>
                       <Badge kind={p.registry_status} />
                     </td>
@@ -190,9 +188,7 @@ export function SecurityPage(props: { view: SecurityView }) {
                 rows={report.top_packages}
                 cells={(p) => (
                   <>
-                    <td>
-                      <PackageLink name={p.package} />
-                    </td>
+                    <PackageCell name={p.package} />
                     <td class="num">{p.denials}</td>
                     <td class="num">{p.max_cvss?.toFixed(1) ?? "—"}</td>
                     <td>{p.cve_ids.join(", ")}</td>
