@@ -10,14 +10,8 @@ import { chartedDays } from "../src/reports/activity.ts";
 import type { DataAvailability } from "../src/reports/data_availability.ts";
 import { emptyText } from "./data_banner.tsx";
 import { StackedDays } from "./charts.tsx";
-import {
-  Bars,
-  CATEGORY_KINDS,
-  CATEGORY_LABELS,
-  Empty,
-  PackageLink,
-  TableWrap,
-} from "./components.tsx";
+import { DataTable, PackageCell } from "./data_table.tsx";
+import { Bars, CATEGORY_KINDS, CATEGORY_LABELS, Empty } from "./components.tsx";
 
 /** One bar per denial category, every category listed. */
 export function CategoryBars(
@@ -108,27 +102,18 @@ export function TopDenied(
     );
   }
   return (
-    <TableWrap label={`Most denied packages: ${label}`}>
-      <table class="sortable" data-testid={`top-denied-${props.category}`}>
-        <thead>
-          <tr>
-            <th scope="col">Package</th>
-            <th scope="col" class="num">Denials</th>
-            <th scope="col">Projects</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entry.packages.map((p) => (
-            <tr>
-              <td>
-                <PackageLink name={p.package} />
-              </td>
-              <td class="num">{p.denials}</td>
-              <td>{p.projects.join(", ")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable
+      label={`Most denied packages: ${label}`}
+      testid={`top-denied-${props.category}`}
+      columns={[{ title: "Package" }, { title: "Denials", num: true }, { title: "Projects" }]}
+      rows={entry.packages}
+      cells={(p) => (
+        <>
+          <PackageCell name={p.package} />
+          <td class="num">{p.denials}</td>
+          <td>{p.projects.join(", ")}</td>
+        </>
+      )}
+    />
   );
 }

@@ -17,8 +17,8 @@ import {
   PageHeader,
   ReportFilters,
   Stats,
-  TableWrap,
 } from "../components.tsx";
+import { DataTable, PackageCell } from "../data_table.tsx";
 import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
 import { scannerSentence } from "../status_strip.tsx";
 import { CategoryBars, DenialsPerDay, TopDenied } from "../denials.tsx";
@@ -141,32 +141,27 @@ export function SecurityPage(props: { view: SecurityView }) {
         >
           {report.hot_registry_packages.length
             ? (
-              <TableWrap label="Hot registry packages">
-                <table data-testid="hot-packages" class="sortable">
-                  <thead>
-                    <tr>
-                      <th scope="col">Package</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" class="num">CVE denials</th>
-                      <th scope="col" class="num">Provisional</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.hot_registry_packages.map((p) => (
-                      <tr>
-                        <td>
-                          <PackageLink name={p.package} />
-                        </td>
-                        <td>
-                          <Badge kind={p.registry_status} />
-                        </td>
-                        <td class="num">{p.cve_denials}</td>
-                        <td class="num">{p.provisional}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <DataTable
+                label="Hot registry packages"
+                testid="hot-packages"
+                columns={[
+                  { title: "Package" },
+                  { title: "Status" },
+                  { title: "CVE denials", num: true },
+                  { title: "Provisional", num: true },
+                ]}
+                rows={report.hot_registry_packages}
+                cells={(p) => (
+                  <>
+                    <PackageCell name={p.package} />
+                    <td>
+                      <Badge kind={p.registry_status} />
+                    </td>
+                    <td class="num">{p.cve_denials}</td>
+                    <td class="num">{p.provisional}</td>
+                  </>
+                )}
+              />
             )
             : (
               <Empty>
@@ -181,60 +176,48 @@ export function SecurityPage(props: { view: SecurityView }) {
         <Card title="Top packages">
           {report.top_packages.length
             ? (
-              <TableWrap label="Top packages">
-                <table data-testid="top-packages" class="sortable">
-                  <thead>
-                    <tr>
-                      <th scope="col">Package</th>
-                      <th scope="col" class="num">Denials</th>
-                      <th scope="col" class="num">Max CVSS</th>
-                      <th scope="col">CVEs</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.top_packages.map((p) => (
-                      <tr>
-                        <td>
-                          <PackageLink name={p.package} />
-                        </td>
-                        <td class="num">{p.denials}</td>
-                        <td class="num">{p.max_cvss?.toFixed(1) ?? "—"}</td>
-                        <td>{p.cve_ids.join(", ")}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <DataTable
+                label="Top packages"
+                testid="top-packages"
+                columns={[
+                  { title: "Package" },
+                  { title: "Denials", num: true },
+                  { title: "Max CVSS", num: true },
+                  { title: "CVEs" },
+                ]}
+                rows={report.top_packages}
+                cells={(p) => (
+                  <>
+                    <PackageCell name={p.package} />
+                    <td class="num">{p.denials}</td>
+                    <td class="num">{p.max_cvss?.toFixed(1) ?? "—"}</td>
+                    <td>{p.cve_ids.join(", ")}</td>
+                  </>
+                )}
+              />
             )
             : <Empty>{clear("No CVE denials in this window.")}</Empty>}
         </Card>
         <Card title="Top CVEs">
           {report.top_cves.length
             ? (
-              <TableWrap label="Top CVEs">
-                <table data-testid="top-cves" class="sortable">
-                  <thead>
-                    <tr>
-                      <th scope="col">CVE</th>
-                      <th scope="col" class="num">Denials</th>
-                      <th scope="col">Packages</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {report.top_cves.map((c) => (
-                      <tr>
-                        <td>
-                          <a href={`https://osv.dev/vulnerability/${encodeURIComponent(c.cve)}`}>
-                            <code>{c.cve}</code>
-                          </a>
-                        </td>
-                        <td class="num">{c.denials}</td>
-                        <td>{c.packages.join(", ")}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <DataTable
+                label="Top CVEs"
+                testid="top-cves"
+                columns={[{ title: "CVE" }, { title: "Denials", num: true }, { title: "Packages" }]}
+                rows={report.top_cves}
+                cells={(c) => (
+                  <>
+                    <td>
+                      <a href={`https://osv.dev/vulnerability/${encodeURIComponent(c.cve)}`}>
+                        <code>{c.cve}</code>
+                      </a>
+                    </td>
+                    <td class="num">{c.denials}</td>
+                    <td>{c.packages.join(", ")}</td>
+                  </>
+                )}
+              />
             )
             : <Empty>{clear("No CVEs behind denials in this window.")}</Empty>}
         </Card>

@@ -85,20 +85,26 @@ const ACTION_ERRORS = {
   409: "already delivered",
 };
 
+/** An operator action on one delivery: same parameters, answer and errors. */
+const alertAction = (path: string, summary: string, answered: string) =>
+  defineRoute("post", path, {
+    summary,
+    operator: true,
+    params: AlertIdParamsSchema,
+    responses: { 200: { description: answered, schema: AlertActionSchema } },
+    errors: ACTION_ERRORS,
+  });
+
 /** `POST /alerts/:id/retry`. */
-export const alertRetryRoute = defineRoute("post", "/alerts/:id/retry", {
-  summary: "Deliver a dead, muted or waiting alert again now, with a fresh count of tries.",
-  operator: true,
-  params: AlertIdParamsSchema,
-  responses: { 200: { description: "the delivery is pending", schema: AlertActionSchema } },
-  errors: ACTION_ERRORS,
-});
+export const alertRetryRoute = alertAction(
+  "/alerts/:id/retry",
+  "Deliver a dead, muted or waiting alert again now, with a fresh count of tries.",
+  "the delivery is pending",
+);
 
 /** `POST /alerts/:id/mute`. */
-export const alertMuteRoute = defineRoute("post", "/alerts/:id/mute", {
-  summary: "Stop delivering an alert that is not delivered yet.",
-  operator: true,
-  params: AlertIdParamsSchema,
-  responses: { 200: { description: "the delivery is muted", schema: AlertActionSchema } },
-  errors: ACTION_ERRORS,
-});
+export const alertMuteRoute = alertAction(
+  "/alerts/:id/mute",
+  "Stop delivering an alert that is not delivered yet.",
+  "the delivery is muted",
+);

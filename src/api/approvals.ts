@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { APPROVAL_STATUSES, REQUEST_PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
+import { PACKAGE_TALLY_FIELDS, requiredText } from "./fragments.ts";
 import { PackageSpecSchema } from "./names.ts";
 import { API_PATHS } from "./paths.ts";
 
@@ -17,11 +18,7 @@ export const ApprovalCreateSchema = z.object({
     "PEP 508 name, optionally `name==1.2`",
   ),
   version: z.string().nullish().describe("PEP 440 version"),
-  rationale: z
-    .string({ message: "required string" })
-    .trim()
-    .min(1, { message: "a rationale is required" })
-    .max(4000, { message: "at most 4000 characters" }),
+  rationale: requiredText(4000, "a rationale is required"),
 });
 
 /** The 202 answer of `POST /approval-requests`. */
@@ -51,8 +48,7 @@ export const ApprovalListSchema = z.object({
   items: z.array(z.object({
     package: z.string(),
     status: z.enum(APPROVAL_STATUSES),
-    count: z.number().int(),
-    projects: z.array(z.string()),
+    ...PACKAGE_TALLY_FIELDS,
     requesters: z.array(z.string()),
     rationale: z.string(),
     last_requested_at: z.string(),

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
-import { MAX_BATCH, ThreatSchema } from "./evaluate.ts";
+import { MAX_BATCH, ReportedCveSchema, ThreatSchema } from "./evaluate.ts";
 import { DENIAL_CATEGORIES, REGISTRY_STATUSES, VERDICTS } from "../core/types.ts";
 import { MAX_PACKAGE_SPEC_LENGTH, SPEC_TOO_LONG_MESSAGE } from "../core/names.ts";
 import { APPROVAL_STATUSES } from "./enums.ts";
@@ -31,12 +31,8 @@ export const CheckPackageInputSchema = z.object({
   version: VersionArgument,
 });
 
-/** One vulnerability as a tool reports it. */
-export const ToolCveSchema = z.object({
-  id: z.string(),
-  score: z.number().nullable(),
-  summary: z.string().optional(),
-});
+/** One vulnerability as a tool reports it: an evaluation's, without the aliases. */
+export const ToolCveSchema = ReportedCveSchema.omit({ aliases: true });
 
 /** Output of `check_package` (one verdict). */
 export const CheckPackageOutputSchema = z.object({

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { REGISTRY_STATUSES } from "../core/types.ts";
 import { PENDING_REASONS, PROPOSAL_STATUSES } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
+import { PACKAGE_TALLY_FIELDS, RULE_OPTIONAL_FIELDS } from "./fragments.ts";
 import { FieldErrorSchema } from "./problem.ts";
 import { ProjectNameSchema } from "./headers.ts";
 import { API_PATHS } from "./paths.ts";
@@ -16,10 +17,7 @@ import { API_PATHS } from "./paths.ts";
 export const PackageRuleSchema = z.object({
   name: z.string().describe("PEP 503-normalised"),
   status: z.enum(REGISTRY_STATUSES),
-  reason: z.string().optional(),
-  replacement: z.string().optional(),
-  min_version: z.string().optional(),
-  max_version: z.string().optional(),
+  ...RULE_OPTIONAL_FIELDS,
 });
 
 /** The compiled registry (policies and rules; later capabilities add members). */
@@ -61,8 +59,7 @@ export const PendingListSchema = z.object({
   items: z.array(z.object({
     package: z.string(),
     reason: z.enum(PENDING_REASONS),
-    count: z.number().int(),
-    projects: z.array(z.string()),
+    ...PACKAGE_TALLY_FIELDS,
     last_seen: z.string(),
     rationale: z.string().optional(),
   })),

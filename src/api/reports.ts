@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { defineRoute } from "./contract.ts";
-import { THREAT_KINDS } from "../core/types.ts";
+import { THREAT_KINDS, VERDICTS } from "../core/types.ts";
+import { intCounts } from "./fragments.ts";
 import { API_PATHS } from "./paths.ts";
 import { AuditRowSchema } from "./audit_row.ts";
 
@@ -37,20 +38,16 @@ export function reportProject(query: ReportQueryInput, header?: string | null): 
   return project === "*" || project === "" ? null : project;
 }
 
-const VerdictCountsSchema = z.object({
-  ALLOWED: z.number().int(),
-  DENIED: z.number().int(),
-  PROVISIONALLY_ALLOWED: z.number().int(),
-});
+const VerdictCountsSchema = intCounts(VERDICTS);
 
 export { AuditRowSchema } from "./audit_row.ts";
 
 /** Evaluations in the window and how many lacked each kind of upstream data. */
-export const DataAvailabilitySchema = z.object({
-  evaluations: z.number().int(),
-  vulnerabilities_unavailable: z.number().int(),
-  license_unavailable: z.number().int(),
-});
+export const DataAvailabilitySchema = intCounts([
+  "evaluations",
+  "vulnerabilities_unavailable",
+  "license_unavailable",
+]);
 
 const ReportedExceptionSchema = z.looseObject({
   package: z.string(),
@@ -89,13 +86,13 @@ export const HotRegistryPackageSchema = z.object({
 });
 
 /** Denials per CVSS band (critical ≥ 9.0, high ≥ 7.0, medium ≥ 4.0, low > 0, unknown). */
-export const SeverityDistributionSchema = z.object({
-  critical: z.number().int(),
-  high: z.number().int(),
-  medium: z.number().int(),
-  low: z.number().int(),
-  unknown: z.number().int(),
-});
+export const SeverityDistributionSchema = intCounts([
+  "critical",
+  "high",
+  "medium",
+  "low",
+  "unknown",
+]);
 
 /** The security (CVE) report. */
 export const SecurityReportSchema = z.looseObject({

@@ -7,16 +7,13 @@
 import { z } from "zod";
 import { CHANGE_KINDS } from "./enums.ts";
 import { defineRoute } from "./contract.ts";
+import { requiredText, RULE_OPTIONAL_FIELDS } from "./fragments.ts";
 import { ApprovalIdParamsSchema, ApprovalRequestSchema } from "./approvals.ts";
 import { ProposalResultSchema } from "./registry.ts";
 
 /** Body of `POST /approval-requests/{id}/reject`. */
 export const ApprovalRejectSchema = z.object({
-  reason: z
-    .string({ message: "required string" })
-    .trim()
-    .min(1, { message: "a reason is required: the requester reads it" })
-    .max(2000, { message: "at most 2000 characters" }),
+  reason: requiredText(2000, "a reason is required: the requester reads it"),
 });
 
 /** Body of `POST /approval-requests/{id}/dismiss`. */
@@ -32,10 +29,7 @@ export const ApprovalDismissSchema = z.object({
 export const ChangedRuleSchema = z.object({
   name: z.string(),
   status: z.string(),
-  reason: z.string().optional(),
-  replacement: z.string().optional(),
-  min_version: z.string().optional(),
-  max_version: z.string().optional(),
+  ...RULE_OPTIONAL_FIELDS,
 });
 
 /** One entry of the registry change log. */

@@ -40,6 +40,10 @@ exceptions:
   - {package: requestts, vulnerabilities: [MAL-2022-7439], reason: "tries to waive malware", expires: "2099-01-01"}
 `);
 
+/** The decision on `name` (no version) given the index answer `license`, under `registry(policies)`. */
+const decide = async (name: string, license: LicenseFacts, policies = "", popular = POPULAR) =>
+  factsVerdict({ name, version: null }, await registry(policies), facts(license), NOW, popular);
+
 Deno.test("a malicious advisory denies whatever the registry, threshold or exceptions say", async (t) => {
   const snapshot = await registry(", block_on_cve: false");
   const vulns = await malicious("MAL-2022-7439", "requestts");
@@ -183,13 +187,7 @@ Deno.test("a name PyPI does not know is denied with suggestions; never a registr
 Deno.test("a look-alike of a popular project is denied unless established, per policies.typosquat", async (t) => {
   const young = index({ first_released_at: "2026-11-01T00:00:00Z", release_count: 1 });
   await t.step("deny (the default)", async () => {
-    const d = factsVerdict(
-      { name: "reqeusts", version: null },
-      await registry(),
-      facts(young),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("reqeusts", young);
     equal(d.denial_category, "DENIAL_TYPOSQUAT");
     equal(
       d.reason,
@@ -198,46 +196,22 @@ Deno.test("a look-alike of a popular project is denied unless established, per p
     deepStrictEqual(d.threats[0].similar_to, ["requests"]);
   });
   await t.step("the registry's own packages count as popular", async () => {
-    const d = factsVerdict(
-      { name: "acme-biling", version: null },
-      await registry(),
-      facts(young),
-      NOW,
-      createPopularIndex(["acme-billing"]),
-    );
+    const d = await decide("acme-biling", young, "", createPopularIndex(["acme-billing"]));
     equal(d.denial_category, "DENIAL_TYPOSQUAT");
   });
   await t.step("an established look-alike is provisional with the threat listed", async () => {
-    const d = factsVerdict(
-      { name: "reqeusts", version: null },
-      await registry(),
-      facts(index()),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("reqeusts", index());
     equal(d.verdict, "PROVISIONALLY_ALLOWED");
     equal(d.threats[0].kind, "typosquat");
     match(d.reason, /warning: `reqeusts` looks like a typo of `requests` .*established project/);
   });
   await t.step("provisional", async () => {
-    const d = factsVerdict(
-      { name: "reqeusts", version: null },
-      await registry(", typosquat: provisional, min_project_age_days: 0"),
-      facts(young),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("reqeusts", young, ", typosquat: provisional, min_project_age_days: 0");
     equal(d.verdict, "PROVISIONALLY_ALLOWED");
     equal(d.threats[0].kind, "typosquat");
   });
   await t.step("off", async () => {
-    const d = factsVerdict(
-      { name: "reqeusts", version: null },
-      await registry(", typosquat: off, min_project_age_days: 0"),
-      facts(young),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("reqeusts", young, ", typosquat: off, min_project_age_days: 0");
     deepStrictEqual(d.threats, []);
   });
 });
@@ -245,13 +219,7 @@ Deno.test("a look-alike of a popular project is denied unless established, per p
 Deno.test("a project younger than min_project_age_days is denied, saying its age", async (t) => {
   const yesterday = index({ first_released_at: "2026-11-22T09:00:00Z", release_count: 1 });
   await t.step("default 14 days", async () => {
-    const d = factsVerdict(
-      { name: "fresh-thing", version: null },
-      await registry(),
-      facts(yesterday),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("fresh-thing", yesterday);
     equal(d.denial_category, "DENIAL_NEW_PROJECT");
     equal(
       d.reason,
@@ -259,23 +227,11 @@ Deno.test("a project younger than min_project_age_days is denied, saying its age
     );
   });
   await t.step("0 turns it off", async () => {
-    const d = factsVerdict(
-      { name: "fresh-thing", version: null },
-      await registry(", min_project_age_days: 0"),
-      facts(yesterday),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("fresh-thing", yesterday, ", min_project_age_days: 0");
     equal(d.verdict, "PROVISIONALLY_ALLOWED");
   });
   await t.step("never for a registry package", async () => {
-    const d = factsVerdict(
-      { name: "acme-billing", version: null },
-      await registry(),
-      facts(yesterday),
-      NOW,
-      POPULAR,
-    );
+    const d = await decide("acme-billing", yesterday);
     equal(d.verdict, "ALLOWED");
   });
 });

@@ -9,7 +9,6 @@ import { createMemoryCache } from "../cache/memory.ts";
 import { createRedisCache } from "../cache/redis.ts";
 import type { Cache } from "../cache/types.ts";
 import { isDeeplyShared, isShared, share } from "../core/decision_cache.ts";
-import type { LicenseFacts, VulnerabilityFacts } from "../core/types.ts";
 import { silentLogger } from "../log/logger.ts";
 import { withLicenseCache, withVulnerabilityCache } from "../lookups/cached.ts";
 import { openSqliteStore } from "../store/sqlite.ts";
@@ -18,43 +17,23 @@ import { testRedisUrl } from "../../tests/helpers/redis.ts";
 import { evaluationJson } from "./evaluation_json.ts";
 import { createEvaluationService } from "./service.ts";
 import { API_CONTEXT } from "../../tests/helpers/call_context.ts";
+import { cveOn10, mitRelease, osvAnswer } from "../../tests/helpers/lookup_facts.ts";
 
 const CONTEXT = API_CONTEXT;
 
 /** Upstream answers as the real sources give them: a new object per call. */
 function upstream() {
   let calls = 0;
+  const fresh = <T>(facts: T) => (): Promise<T> => {
+    calls++;
+    return Promise.resolve(structuredClone(facts));
+  };
+  const vulnerabilities = osvAnswer([cveOn10("CVE-2026-0002", 5.0, "medium")]);
+  const license = mitRelease("2026-10-01T00:00:00Z");
   return {
     calls: () => calls,
-    vulnerabilities: {
-      query: (): Promise<VulnerabilityFacts> => {
-        calls++;
-        return Promise.resolve({
-          status: "ok",
-          fetched_at: "2026-11-20T00:00:00Z",
-          vulnerabilities: [{
-            id: "CVE-2026-0002",
-            aliases: [],
-            score: 5.0,
-            summary: "medium",
-            affected: [{ versions: ["1.0"], ranges: [] }],
-          }],
-        });
-      },
-    },
-    licenses: {
-      lookup: (): Promise<LicenseFacts> => {
-        calls++;
-        return Promise.resolve({
-          status: "ok",
-          fetched_at: "2026-11-20T00:00:00Z",
-          license: "MIT",
-          license_raw: "MIT",
-          latest_version: "1.0",
-          released_at: "2026-10-01T00:00:00Z",
-        });
-      },
-    },
+    vulnerabilities: { query: fresh(vulnerabilities) },
+    licenses: { lookup: fresh(license) },
   };
 }
 

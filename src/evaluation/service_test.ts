@@ -8,6 +8,7 @@ import { openSqliteStore } from "../store/sqlite.ts";
 import { snapshotOf } from "../../tests/helpers/registry.ts";
 import { createEvaluationService } from "./service.ts";
 import { API_CONTEXT } from "../../tests/helpers/call_context.ts";
+import { cveOn10, mitRelease, osvAnswer } from "../../tests/helpers/lookup_facts.ts";
 import { evaluationJson, evaluationOf } from "./evaluation_json.ts";
 
 const DAY = 86_400_000;
@@ -76,27 +77,10 @@ exceptions:
     approved_by: security@example.com
 `);
   let upstreamCalls = 0;
-  const vulnerabilities: VulnerabilityFacts = {
-    status: "ok",
-    fetched_at: "2026-11-20T00:00:00Z",
-    vulnerabilities: withCve
-      ? [{
-        id: "CVE-2026-0001",
-        aliases: ["CVE-2026-0001"],
-        score: 9.1,
-        summary: "critical",
-        affected: [{ versions: ["1.0"], ranges: [] }],
-      }]
-      : [],
-  };
-  const license: LicenseFacts = {
-    status: "ok",
-    fetched_at: "2026-11-20T00:00:00Z",
-    license: "MIT",
-    license_raw: "MIT",
-    latest_version: "1.0",
-    released_at: releasedAt,
-  };
+  const vulnerabilities = osvAnswer(
+    withCve ? [cveOn10("CVE-2026-0001", 9.1, "critical", ["CVE-2026-0001"])] : [],
+  );
+  const license = mitRelease(releasedAt);
   const cache = createMemoryCache({ now: () => clock.now });
   const store = openSqliteStore(":memory:");
   const service = createEvaluationService({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serveWithTimeouts, timedServerAvailable } from "./timed_server.ts";
+import { serveWithTimeouts, type TimedHandler, timedServerAvailable } from "./timed_server.ts";
 
 const encoder = new TextEncoder();
 
@@ -18,6 +18,14 @@ async function closedWithin(conn: Deno.Conn, ms: number): Promise<"closed" | "op
   return "open";
 }
 
+/** A timed server on a free loopback port; `handler` answers "ok" unless given. */
+function serveLocal(
+  timeouts: { headerTimeoutMs: number; idleTimeoutMs: number },
+  handler: TimedHandler = () => new Response("ok"),
+) {
+  return serveWithTimeouts({ hostname: "127.0.0.1", port: 0, ...timeouts }, handler);
+}
+
 function connect(port: number) {
   return Deno.connect({ hostname: "127.0.0.1", port });
 }
@@ -28,8 +36,8 @@ Deno.test("the runtime has what the timed server needs", () => {
 
 Deno.test("a connection that never finishes its headers is closed; others are served", async () => {
   const seen: string[] = [];
-  const server = serveWithTimeouts(
-    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 200, idleTimeoutMs: 0 },
+  const server = serveLocal(
+    { headerTimeoutMs: 200, idleTimeoutMs: 0 },
     (request, info) => {
       seen.push(`${new URL(request.url).pathname} from ${info.remoteAddr.hostname}`);
       return new Response("ok");
@@ -50,10 +58,7 @@ Deno.test("a connection that never finishes its headers is closed; others are se
 });
 
 Deno.test("an idle keep-alive connection is closed after the idle time-out", async () => {
-  const server = serveWithTimeouts(
-    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 0, idleTimeoutMs: 200 },
-    () => new Response("ok"),
-  );
+  const server = serveLocal({ headerTimeoutMs: 0, idleTimeoutMs: 200 });
   try {
     const conn = await connect(server.addr.port);
     await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
@@ -69,10 +74,7 @@ Deno.test("an idle keep-alive connection is closed after the idle time-out", asy
 });
 
 Deno.test("without time-outs a half-sent request stays open (what the time-outs fix)", async () => {
-  const server = serveWithTimeouts(
-    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 0, idleTimeoutMs: 0 },
-    () => new Response("ok"),
-  );
+  const server = serveLocal({ headerTimeoutMs: 0, idleTimeoutMs: 0 });
   const conn = await connect(server.addr.port);
   await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n"));
   assert.equal(await closedWithin(conn, 400), "open");
@@ -85,8 +87,8 @@ Deno.test("shutdown stops accepting and lets the in-flight request finish", asyn
   const gate = new Promise<void>((resolve) => release = resolve);
   let started!: () => void;
   const inFlight = new Promise<void>((resolve) => started = resolve);
-  const server = serveWithTimeouts(
-    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 },
+  const server = serveLocal(
+    { headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 },
     async () => {
       started();
       await gate;
@@ -117,10 +119,7 @@ async function roundTrip(conn: Deno.Conn, path: string): Promise<string> {
 }
 
 Deno.test("a keep-alive connection in use past the idle time-out stays open", async () => {
-  const server = serveWithTimeouts(
-    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 150, idleTimeoutMs: 150 },
-    () => new Response("ok"),
-  );
+  const server = serveLocal({ headerTimeoutMs: 150, idleTimeoutMs: 150 });
   try {
     const conn = await connect(server.addr.port);
     // Six requests 60 ms apart span 360 ms, more than twice the idle time-out:
@@ -137,8 +136,8 @@ Deno.test("a keep-alive connection in use past the idle time-out stays open", as
 });
 
 Deno.test("a request answered slower than the idle time-out is not cut off", async () => {
-  const server = serveWithTimeouts(
-    { hostname: "127.0.0.1", port: 0, headerTimeoutMs: 100, idleTimeoutMs: 100 },
+  const server = serveLocal(
+    { headerTimeoutMs: 100, idleTimeoutMs: 100 },
     async () => {
       await new Promise((resolve) => setTimeout(resolve, 350));
       return new Response("slow but answered");

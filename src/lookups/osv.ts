@@ -8,10 +8,9 @@
 import { z } from "zod";
 import type { VulnerabilityFacts } from "../core/types.ts";
 import type { Logger } from "../log/logger.ts";
-import type { VulnerabilitySource } from "./types.ts";
+import type { SourceOptions, VulnerabilitySource } from "./types.ts";
 import type { LookupOptions } from "./settings.ts";
 import { fetchJson } from "./http.ts";
-import type { UpstreamHealth } from "./upstream_health.ts";
 import { type OsvRecord, osvRecordSchema, toVulnerabilities } from "./osv_records.ts";
 
 const queryResponseSchema = z.object({
@@ -24,14 +23,6 @@ const MAX_PAGES = 100;
 
 /** The `lookups` options the OSV adapter reads. */
 export type OsvSettings = Pick<LookupOptions, "osvApiUrl" | "timeoutMs">;
-
-/** Optional collaborators of the OSV source. */
-export interface OsvSourceOptions {
-  /** Clock of `fetched_at`; default the system clock. */
-  now?: () => Date;
-  /** Told about every answer and failure, for `/health`. */
-  health?: UpstreamHealth;
-}
 
 /** Joins a base URL (with or without a trailing slash) and an absolute path. */
 export function joinUrl(base: string, path: string): string {
@@ -91,9 +82,8 @@ export async function queryOsvRecords(
 export function createOsvSource(
   settings: OsvSettings,
   log: Logger,
-  options: OsvSourceOptions = {},
+  { now = () => new Date(), health }: SourceOptions = {},
 ): VulnerabilitySource {
-  const now = options.now ?? (() => new Date());
   return {
     async query(name: string, version: string | null): Promise<VulnerabilityFacts> {
       const result = await queryOsvRecords(
@@ -103,7 +93,7 @@ export function createOsvSource(
         settings.timeoutMs,
       );
       if (!result.ok) {
-        options.health?.failure("osv", result.detail);
+        health?.failure("osv", result.detail);
         log.warn("vulnerability lookup unavailable", {
           package: name,
           version,
@@ -111,7 +101,7 @@ export function createOsvSource(
         });
         return { status: "unavailable", detail: result.detail };
       }
-      options.health?.success("osv");
+      health?.success("osv");
       return {
         status: "ok",
         vulnerabilities: toVulnerabilities(result.records, name),

@@ -15,12 +15,11 @@
 import { z } from "zod";
 import type { LicenseFacts } from "../core/types.ts";
 import type { Logger } from "../log/logger.ts";
-import type { LicenseSource } from "./types.ts";
+import type { LicenseSource, SourceOptions } from "./types.ts";
 import type { LookupOptions } from "./settings.ts";
 import { fetchJson, type FetchResult } from "./http.ts";
 import { joinUrl } from "./osv.ts";
 import { normalizeLicense, UNKNOWN_LICENSE } from "./license_normalize.ts";
-import type { UpstreamHealth } from "./upstream_health.ts";
 
 const fileSchema = z.object({
   upload_time_iso_8601: z.string().nullish(),
@@ -107,14 +106,6 @@ function yankOf(data: PypiResponse): { yanked?: boolean; yanked_reason?: string 
 /** The `lookups` options the PyPI adapter reads. */
 export type PypiSettings = Pick<LookupOptions, "pypiUrl" | "timeoutMs">;
 
-/** Optional collaborators of the PyPI source. */
-export interface PypiSourceOptions {
-  /** Clock of `fetched_at`; default the system clock. */
-  now?: () => Date;
-  /** Told about every answer and failure, for `/health`. */
-  health?: UpstreamHealth;
-}
-
 /**
  * Creates the PyPI license source. Errors, non-2xx answers other than 404,
  * malformed JSON and time-outs yield `{status: "unavailable"}` and a warn log line.
@@ -129,16 +120,15 @@ export interface PypiSourceOptions {
 export function createPypiSource(
   settings: PypiSettings,
   log: Logger,
-  options: PypiSourceOptions = {},
+  { now = () => new Date(), health }: SourceOptions = {},
 ): LicenseSource {
-  const now = options.now ?? (() => new Date());
   const get = async (path: string): Promise<FetchResult<PypiResponse>> => {
     const result = await fetchJson(joinUrl(settings.pypiUrl, path), pypiResponseSchema, {
       timeoutMs: settings.timeoutMs,
     });
     // A 404 is an answer: the index is up.
-    if (result.ok || result.notFound) options.health?.success("pypi");
-    else options.health?.failure("pypi", result.detail);
+    if (result.ok || result.notFound) health?.success("pypi");
+    else health?.failure("pypi", result.detail);
     return result;
   };
 

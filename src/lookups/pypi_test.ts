@@ -3,7 +3,8 @@ import { createPypiSource, releaseUploadTime } from "./pypi.ts";
 import { optionsFromEnv } from "../config/area.ts";
 import { lookupsArea } from "./settings.ts";
 import { silentLogger } from "../log/logger.ts";
-import { startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+import { type FakeUpstream, startFakeUpstream } from "../../tests/helpers/fake_upstream.ts";
+import type { LicenseSource } from "./types.ts";
 import { forEachUpstreamFault } from "../../tests/helpers/upstream_faults.ts";
 
 const MIT = "License :: OSI Approved :: MIT License";
@@ -131,14 +132,25 @@ function settingsFor(url: string, timeoutMs = 2000) {
   return optionsFromEnv(lookupsArea, { PYPI_URL: url, LOOKUP_TIMEOUT_MS: String(timeoutMs) });
 }
 
+/** Runs `body` with a PyPI source (clock at 2026-11-23 12:00 UTC) over a fake upstream replaying the fixtures. */
+async function withPypi(
+  body: (pypi: LicenseSource, upstream: FakeUpstream) => Promise<void>,
+): Promise<void> {
+  const upstream = await startFakeUpstream();
+  try {
+    const now = () => new Date("2026-11-23T12:00:00Z");
+    await body(createPypiSource(settingsFor(upstream.url), silentLogger, { now }), upstream);
+  } finally {
+    await upstream.close();
+  }
+}
+
 Deno.test("the license table covers every PyPI fixture file", async () => {
   deepStrictEqual(await fixtureFiles(), FIXTURE_LICENSES.map(([file]) => file).sort());
 });
 
 Deno.test("createPypiSource() normalises the license of every PyPI fixture", async (t) => {
-  const upstream = await startFakeUpstream();
-  try {
-    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger);
+  await withPypi(async (pypi) => {
     for (const [file, license, raw] of FIXTURE_LICENSES) {
       await t.step(file, async () => {
         const [name, version] = file.endsWith(".json") && file.includes("/")
@@ -150,15 +162,11 @@ Deno.test("createPypiSource() normalises the license of every PyPI fixture", asy
         equal(facts.license_raw, raw);
       });
     }
-  } finally {
-    await upstream.close();
-  }
+  });
 });
 
 Deno.test("a versioned lookup reports the project's latest version, not the release's", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger);
+  await withPypi(async (pypi, upstream) => {
     const facts = await pypi.lookup("requests", "2.18.0");
     ok(facts.status === "ok");
     equal(facts.latest_version, "2.18.4"); // info.version of requests.json
@@ -167,16 +175,11 @@ Deno.test("a versioned lookup reports the project's latest version, not the rele
     const latest = await pypi.lookup("Requests", null);
     ok(latest.status === "ok");
     equal(latest.latest_version, "2.18.4");
-  } finally {
-    await upstream.close();
-  }
+  });
 });
 
 Deno.test("a package or release PyPI does not know is UNKNOWN and says which is missing", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const now = () => new Date("2026-11-23T12:00:00Z");
-    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger, { now });
+  await withPypi(async (pypi) => {
     deepStrictEqual(await pypi.lookup("no-such-package-xyz", null), {
       status: "ok",
       not_found: "project",
@@ -201,9 +204,7 @@ Deno.test("a package or release PyPI does not know is UNKNOWN and says which is 
       (await pypi.lookup("no-such-package-xyz", "1.0") as { not_found?: string }).not_found,
       "project",
     );
-  } finally {
-    await upstream.close();
-  }
+  });
 });
 
 Deno.test("PyPI failures yield unavailable within the time-out and log a warning", (t) => {
@@ -235,23 +236,16 @@ Deno.test("releaseUploadTime() takes the earliest file of a real release", async
 });
 
 Deno.test("a lookup reports the release's upload time and its fetch time", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const now = () => new Date("2026-11-23T12:00:00Z");
-    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger, { now });
+  await withPypi(async (pypi) => {
     const latest = await pypi.lookup("black", null);
     ok(latest.status === "ok");
     equal(latest.released_at, "2019-10-28T23:53:54.000Z");
     equal(latest.fetched_at, "2026-11-23T12:00:00.000Z");
-  } finally {
-    await upstream.close();
-  }
+  });
 });
 
 Deno.test("a yanked release comes back yanked with its reason, with the project's history", async () => {
-  const upstream = await startFakeUpstream();
-  try {
-    const pypi = createPypiSource(settingsFor(upstream.url), silentLogger);
+  await withPypi(async (pypi) => {
     const facts = await pypi.lookup("black", "21.11b0");
     ok(facts.status === "ok");
     equal(facts.yanked, true);
@@ -262,7 +256,5 @@ Deno.test("a yanked release comes back yanked with its reason, with the project'
     ok(latest.status === "ok");
     equal(latest.yanked, undefined, "a version-less lookup is never yanked");
     equal(latest.release_count, 2);
-  } finally {
-    await upstream.close();
-  }
+  });
 });

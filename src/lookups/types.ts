@@ -7,6 +7,15 @@
  * @module
  */
 import type { LicenseFacts, Vulnerability, VulnerabilityFacts } from "../core/types.ts";
+import type { UpstreamHealth } from "./upstream_health.ts";
+
+/** Optional collaborators of an upstream lookup source (OSV, PyPI). */
+export interface SourceOptions {
+  /** Clock of `fetched_at`; default the system clock. */
+  now?: () => Date;
+  /** Told about every answer and failure, for `/health`. */
+  health?: UpstreamHealth;
+}
 
 /** Looks up the vulnerabilities of a package, at a version or across all versions. */
 export interface VulnerabilitySource {

@@ -53,9 +53,11 @@ Deno.test("upsertRule() keeps versions as strings", () => {
     name: "pyyaml",
     status: "version-constrained",
     min_version: "6.0",
+    max_version: "7.0",
   });
   assert.ok(edit.ok);
   assert.match(edit.text, /min_version: "6.0"/);
+  assert.match(edit.text, /max_version: "7.0"/);
 });
 
 Deno.test("upsertRule() rejects an invalid rule with rule-qualified paths", () => {

@@ -9,6 +9,7 @@ import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { auditRow } from "../../tests/helpers/audit_rows.ts";
 import { canonical, randomRow, reportCalls, seeded } from "./rollup_contract.ts";
 import type { AuditFilter, AuditGroup, AuditGroupKey, NewAuditRow, Store } from "./types.ts";
+import type { NewApprovalRequest } from "./approval_types.ts";
 
 /** A freshly opened, empty store of one backend. */
 export interface OpenedStore {
@@ -28,6 +29,22 @@ export type StoreOpener = (options: { now?: () => Date }) => Promise<OpenedStore
 
 const row = (pkg: string, extra: Partial<NewAuditRow> = {}): NewAuditRow =>
   auditRow({ package: pkg, project: "p", registry_version: "v1", reason: "", ...extra });
+
+/** An approval request for `pkg` in `project` ("needed", filed locally); `extra` overrides. */
+const request = (
+  pkg: string,
+  project: string,
+  extra: Partial<NewApprovalRequest> = {},
+): NewApprovalRequest => ({
+  package: pkg,
+  version: null,
+  project,
+  requester: "local",
+  rationale: "needed",
+  agent_model: null,
+  agent_version: null,
+  ...extra,
+});
 
 /** A clock that advances one second per call from 2026-11-21T00:00:00Z. */
 function ticking(): () => Date {
@@ -223,16 +240,9 @@ export function storeContract(backend: string, open: StoreOpener): void {
   test(
     "approval requests: create, get, list by filter, approve pending packages, record proposal",
     async ({ store }) => {
-      const base = {
-        version: null,
-        requester: "local",
-        rationale: "needed",
-        agent_model: null,
-        agent_version: null,
-      };
-      const a = await store.approvals.create({ ...base, package: "left-pad", project: "p1" });
-      await store.approvals.create({ ...base, package: "left-pad", project: "p2" });
-      await store.approvals.create({ ...base, package: "other", project: "p1" });
+      const a = await store.approvals.create(request("left-pad", "p1"));
+      await store.approvals.create(request("left-pad", "p2"));
+      await store.approvals.create(request("other", "p1"));
       equal(a.status, "PENDING_REVIEW");
       equal(a.created_at, "2026-11-21T00:00:00.000Z");
       deepStrictEqual(await store.approvals.get(a.id), a);
@@ -281,17 +291,9 @@ export function storeContract(backend: string, open: StoreOpener): void {
   test(
     "approval requests: reject and dismiss only pending requests, with who and why",
     async ({ store }) => {
-      const base = {
-        version: null,
-        requester: "agent-1",
-        rationale: "needed",
-        agent_model: "claude-sonnet-4-5",
-        agent_version: null,
-        project: "p1",
-        source: "hook",
-      };
-      const a = await store.approvals.create({ ...base, package: "left-pad" });
-      const b = await store.approvals.create({ ...base, package: "tiny" });
+      const hook = { requester: "agent-1", agent_model: "claude-sonnet-4-5", source: "hook" };
+      const a = await store.approvals.create(request("left-pad", "p1", hook));
+      const b = await store.approvals.create(request("tiny", "p1", hook));
       equal(a.source, "hook");
       equal((await store.approvals.get(a.id))?.source, "hook");
       const at = "2026-11-22T00:00:00.000Z";

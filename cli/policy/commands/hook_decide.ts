@@ -18,6 +18,7 @@ import type { Dialect, NormalizedEvent, ToolAction } from "../agents/payload.ts"
 import { manifestKind, projectRootOf } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
 import { decisionAnswer, sessionStartAnswer } from "../agents/answer.ts";
+import { readTextOrNull } from "../read_text.ts";
 
 /** Model name recorded when neither the payload nor POLICY_AGENT_MODEL says. */
 const DEFAULT_MODEL: Record<Dialect, string> = {
@@ -38,14 +39,6 @@ function exists(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function readFile(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
   }
 }
 
@@ -110,7 +103,7 @@ export async function decide(event: NormalizedEvent, io: Io): Promise<string | n
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const deps: GateDeps = { client, readFile, env: io.env };
+  const deps: GateDeps = { client, readFile: readTextOrNull, env: io.env };
   if (event.event === "session_start") {
     const { handleSessionStart } = await lazyImport<typeof import("../hooks/claude.ts")>(
       new URL("../hooks/claude.ts", import.meta.url),

@@ -28,6 +28,7 @@ import { installMcpServer } from "../install/mcp_config.ts";
 import { installClaudeMd } from "../install/claude_md.ts";
 import type { Agent } from "../agents/names.ts";
 import { installIndexConfig, policyIndexUrl } from "../install/index_config.ts";
+import { readTextOrNull } from "../read_text.ts";
 
 /** How init names each agent in its report. */
 export const AGENT_LABELS: Record<Agent, string> = {
@@ -59,14 +60,6 @@ export interface InitOptions {
   claudeMd: boolean;
   /** Point the project's installers (uv, Poetry, PDM, pip) at the policy index. */
   index?: boolean;
-}
-
-function readText(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /** The `.policy.toml` written by init. */
@@ -106,7 +99,7 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
   const configPath = join(root, CONFIG_FILE);
   if (existing === null) {
     const project = options.project ??
-      projectName(readText(join(root, "pyproject.toml")), basename(root) || "default");
+      projectName(readTextOrNull(join(root, "pyproject.toml")), basename(root) || "default");
     Deno.writeTextFileSync(
       configPath,
       configText(project, options.serverUrl ?? DEFAULT_SERVER_URL, options.mode ?? "single-user"),

@@ -6,6 +6,7 @@
  */
 
 import { join } from "node:path";
+import { readTextOrNull } from "../read_text.ts";
 
 /** Opening marker of our section. */
 export const SECTION_BEGIN = "<!-- policyd:begin -->";
@@ -34,14 +35,6 @@ ${how}${SECTION_END}
 `;
 }
 
-function read(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Creates `CLAUDE.md` with the section, or appends the section once.
  * Returns `[path, written]`; `written` is false when the section existed.
@@ -53,7 +46,7 @@ export function installClaudeMd(
   command = "policy",
 ): [string, boolean] {
   const path = join(root, "CLAUDE.md");
-  const existing = read(path);
+  const existing = readTextOrNull(path);
   if (existing?.includes(SECTION_BEGIN)) return [path, false];
   const section = sectionText(project, serverUrl, command);
   const text = existing === null || existing === ""
@@ -66,7 +59,7 @@ export function installClaudeMd(
 /** Removes our section (and the file when nothing else is left). */
 export function uninstallClaudeMd(root: string): boolean {
   const path = join(root, "CLAUDE.md");
-  const existing = read(path);
+  const existing = readTextOrNull(path);
   if (existing === null) return false;
   const start = existing.indexOf(SECTION_BEGIN);
   const end = existing.indexOf(SECTION_END);

@@ -13,6 +13,7 @@
 
 import { join } from "node:path";
 import { isTable, parsePyproject, type Table } from "../pyproject_toml.ts";
+import { readTextOrNull } from "../read_text.ts";
 
 /** The policy index URL of a project on a server. */
 export function policyIndexUrl(serverUrl: string, project: string): string {
@@ -25,14 +26,6 @@ export interface IndexStep {
   path: string;
   written: boolean;
   note?: string;
-}
-
-function readText(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
 }
 
 function tablesAt(doc: Table, ...keys: string[]): Table[] {
@@ -81,7 +74,7 @@ const ENTRIES: PyprojectEntry[] = [
 /** Writes the uv, Poetry and PDM entries into `pyproject.toml`. */
 function pyprojectSteps(root: string, url: string): IndexStep[] {
   const path = join(root, "pyproject.toml");
-  const original = readText(path);
+  const original = readTextOrNull(path);
   if (original === null) {
     return [{
       what: "uv, Poetry and PDM sources",
@@ -123,7 +116,7 @@ function pipStep(root: string, url: string): IndexStep {
   } catch {
     return { what: "pip configuration", path, written: false, note: "no .venv in the project" };
   }
-  const current = readText(path) ?? "";
+  const current = readTextOrNull(path) ?? "";
   const line = `index-url = ${url}`;
   if (current.split("\n").some((l) => l.trim() === line)) {
     return { what: "pip configuration", path, written: false };
@@ -167,7 +160,7 @@ export function indexResolution(
     typeof url === "string" && url.startsWith(serverUrl.replace(/\/+$/, "") + "/");
   const through: string[] = [];
   const elsewhere: string[] = [];
-  const text = readText(join(root, "pyproject.toml"));
+  const text = readTextOrNull(join(root, "pyproject.toml"));
   let doc: Table = {};
   try {
     doc = text === null ? {} : parsePyproject(text);
@@ -181,7 +174,7 @@ export function indexResolution(
     tablesAt(doc, "tool", "poetry", "source").some((e) => e.priority === "primary" && ours(e.url)),
   );
   sort("PDM", tablesAt(doc, "tool", "pdm", "source").some((e) => e.name === "pypi" && ours(e.url)));
-  const pipConf = readText(join(root, ".venv", "pip.conf")) ?? "";
+  const pipConf = readTextOrNull(join(root, ".venv", "pip.conf")) ?? "";
   const pipUrl = env("PIP_INDEX_URL") ?? /^\s*index-url\s*=\s*(\S+)/m.exec(pipConf)?.[1];
   sort("pip", ours(pipUrl?.replace(/\/\/[^/@]*@/, "//")));
   return { through, elsewhere };

@@ -11,6 +11,7 @@ import type { Agent } from "../agents/payload.ts";
 import { removeFile, updateJsonFile } from "./json_file.ts";
 import type { Json } from "./json_file.ts";
 import type { StepResult } from "./precommit.ts";
+import { readTextOrNull } from "../read_text.ts";
 
 /** Name of our server in every MCP configuration. */
 export const MCP_SERVER_NAME = "policyd";
@@ -35,14 +36,6 @@ args = ["mcp"]
 ${TOML_END}
 `;
 
-function readText(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
 function withoutTomlBlock(text: string): string {
   const start = text.indexOf(TOML_BEGIN);
   const end = text.indexOf(TOML_END);
@@ -52,7 +45,7 @@ function withoutTomlBlock(text: string): string {
 }
 
 function installCodexToml(path: string): boolean {
-  const existing = readText(path);
+  const existing = readTextOrNull(path);
   if (existing?.includes(TOML_BLOCK)) return false;
   const base = existing === null ? "" : withoutTomlBlock(existing);
   if (/^\[mcp_servers\.policyd\]/m.test(base)) return false; // the user's own entry wins
@@ -62,7 +55,7 @@ function installCodexToml(path: string): boolean {
 }
 
 function uninstallCodexToml(path: string): boolean {
-  const existing = readText(path);
+  const existing = readTextOrNull(path);
   if (existing === null || !existing.includes(TOML_BEGIN)) return false;
   const rest = withoutTomlBlock(existing);
   if (rest.trim() === "") removeFile(path);

@@ -7,23 +7,16 @@
 
 import { join } from "node:path";
 import { shellJoin, shellQuote } from "./command.ts";
+import { readTextOrNull } from "../read_text.ts";
 
 /** Marker comment that identifies our shim. */
 export const PRECOMMIT_MARKER = "# policyd-precommit-shim";
 /** Name a pre-existing foreign hook is moved to; the shim runs it first. */
 export const CHAINED_HOOK = "pre-commit.policy-chained";
 
-function read(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** True iff the pre-commit hook in `hooksDir` carries our marker. */
 export function precommitInstalled(hooksDir: string): boolean {
-  return read(join(hooksDir, "pre-commit"))?.includes(PRECOMMIT_MARKER) ?? false;
+  return readTextOrNull(join(hooksDir, "pre-commit"))?.includes(PRECOMMIT_MARKER) ?? false;
 }
 
 /** The shim script: optional `cd` into the project (relative to the repo top), chain, then run. */
@@ -57,11 +50,11 @@ export function installPrecommit(
 ): StepResult {
   const path = join(hooksDir, "pre-commit");
   const script = shimScript(selfCommand, projectDir);
-  const existing = read(path);
+  const existing = readTextOrNull(path);
   if (existing === script) return { path, written: false };
   if (existing !== null && !existing.includes(PRECOMMIT_MARKER)) {
     const chained = join(hooksDir, CHAINED_HOOK);
-    if (read(chained) !== null) {
+    if (readTextOrNull(chained) !== null) {
       return { path, written: false, note: `kept the existing hook; ${chained} is taken` };
     }
     Deno.renameSync(path, chained);
@@ -78,6 +71,6 @@ export function uninstallPrecommit(hooksDir: string): boolean {
   if (!precommitInstalled(hooksDir)) return false;
   Deno.removeSync(path);
   const chained = join(hooksDir, CHAINED_HOOK);
-  if (read(chained) !== null) Deno.renameSync(chained, path);
+  if (readTextOrNull(chained) !== null) Deno.renameSync(chained, path);
   return true;
 }

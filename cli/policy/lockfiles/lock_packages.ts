@@ -1,7 +1,7 @@
 /**
- * The `[[package]]` tables of a TOML lock file (poetry.lock, pdm.lock) with
- * the normalised name, recorded version and line of each; tables without a
- * name are skipped.
+ * The `[[package]]` tables of a TOML lock file (poetry.lock, pdm.lock,
+ * uv.lock; `[[packages]]` in pylock.toml) with the normalised name, recorded
+ * version and line of each; tables without a name are skipped.
  *
  * @module
  */
@@ -16,10 +16,25 @@ export interface LockPackage {
   at: { name: string; file: string; line: number; version: string | null };
 }
 
-/** Parses TOML lock text (`file` names it in errors) into its `[[package]]` tables. */
-export function lockPackages(source: string, file: string): LockPackage[] {
-  const packages = tables(readToml(source, file).package);
-  const lines = arrayTableLines(source, "package", packages.length);
+/** Where a lock file keeps its package tables, for {@link lockPackages}. */
+export interface LockPackagesOptions {
+  /** The array of tables: `package` (the default) or `packages` (pylock.toml). */
+  key?: string;
+  /** The parsed document, when the caller has read it already. */
+  doc?: Table;
+  /** The text that locates a table when its header cannot be counted; `name = "<raw>"` by default. */
+  needle?: (raw: string) => string;
+}
+
+/** Parses TOML lock text (`file` names it in errors) into its package tables. */
+export function lockPackages(
+  source: string,
+  file: string,
+  options: LockPackagesOptions = {},
+): LockPackage[] {
+  const { key = "package", needle = (raw: string) => `name = "${raw}"` } = options;
+  const packages = tables((options.doc ?? readToml(source, file))[key]);
+  const lines = arrayTableLines(source, key, packages.length);
   const out: LockPackage[] = [];
   packages.forEach((pkg, i) => {
     const raw = text(pkg.name);
@@ -29,7 +44,7 @@ export function lockPackages(source: string, file: string): LockPackage[] {
       at: {
         name: normalizeName(raw),
         file,
-        line: lines?.[i] ?? lineContaining(source, `name = "${raw}"`),
+        line: lines?.[i] ?? lineContaining(source, needle(raw)),
         version: text(pkg.version),
       },
     });

@@ -10,9 +10,9 @@
  */
 
 import { normalizeName } from "../../../src/core/names.ts";
-import { arrayTableLines, lineContaining } from "./locate.ts";
+import { lockPackages } from "./lock_packages.ts";
 import { entry, type LockEntry, type ParsedLock } from "./types.ts";
-import { readToml, table, tables, text } from "./values.ts";
+import { table, tables, text } from "./values.ts";
 
 function isProjectPath(path: string | null): boolean {
   return path !== null && /^\.\/?$/.test(path);
@@ -20,23 +20,17 @@ function isProjectPath(path: string | null): boolean {
 
 /** Parses pylock.toml text; `file` names it in entries and errors. */
 export function parsePylock(source: string, file: string): ParsedLock {
-  const doc = readToml(source, file);
-  const packages = tables(doc.packages);
-  const lines = arrayTableLines(source, "packages", packages.length);
   const entries: LockEntry[] = [];
   let rootDirect: Set<string> | null = null;
-  packages.forEach((pkg, i) => {
-    const raw = text(pkg.name);
-    if (raw === null) return;
-    const name = normalizeName(raw);
+  const options = { key: "packages", needle: (raw: string) => `"${raw}"` };
+  for (const { pkg, at } of lockPackages(source, file, options)) {
     const directory = table(pkg.directory);
     if (isProjectPath(text(directory.path))) {
       const deps = tables(pkg.dependencies).map((d) => text(d.name)).filter((n) => n !== null);
       if (deps.length) rootDirect = new Set(deps.map((n) => normalizeName(n!)));
-      return;
+      continue;
     }
-    const version = text(pkg.version);
-    const at = { name, file, line: lines?.[i] ?? lineContaining(source, `"${raw}"`), version };
+    const version = at.version;
     const vcs = table(pkg.vcs);
     const archive = table(pkg.archive);
     if (Object.keys(vcs).length) {
@@ -61,6 +55,6 @@ export function parsePylock(source: string, file: string): ParsedLock {
     } else {
       entries.push(entry({ ...at, pinned: version !== null }));
     }
-  });
+  }
   return { entries, rootDirect };
 }

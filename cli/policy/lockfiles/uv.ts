@@ -8,7 +8,7 @@
  */
 
 import { normalizeName } from "../../../src/core/names.ts";
-import { arrayTableLines, lineContaining } from "./locate.ts";
+import { lockPackages } from "./lock_packages.ts";
 import { entry, type LockEntry, type ParsedLock } from "./types.ts";
 import { readToml, type Table, table, tables, text } from "./values.ts";
 
@@ -36,27 +36,20 @@ function isOwnProject(source: Table, name: string, members: Set<string>): boolea
 /** Parses uv.lock text; `file` names it in entries and errors. */
 export function parseUvLock(source: string, file: string): ParsedLock {
   const doc = readToml(source, file);
-  const packages = tables(doc.package);
-  const lines = arrayTableLines(source, "package", packages.length);
   const members = new Set(
     (Array.isArray(table(doc.manifest).members) ? table(doc.manifest).members as unknown[] : [])
       .filter((m): m is string => typeof m === "string").map(normalizeName),
   );
   const entries: LockEntry[] = [];
   let rootDirect: Set<string> | null = null;
-  packages.forEach((pkg, i) => {
-    const raw = text(pkg.name);
-    if (raw === null) return;
-    const name = normalizeName(raw);
+  for (const { pkg, at } of lockPackages(source, file, { doc })) {
     const src = table(pkg.source);
-    if (isOwnProject(src, name, members)) {
+    if (isOwnProject(src, at.name, members)) {
       rootDirect ??= new Set();
       for (const dep of dependencyNames(pkg)) rootDirect.add(dep);
-      return;
+      continue;
     }
-    const line = lines?.[i] ?? lineContaining(source, `name = "${raw}"`);
-    const version = text(pkg.version);
-    const at = { name, file, line, version };
+    const version = at.version;
     if (text(src.registry)) entries.push(entry({ ...at, pinned: version !== null }));
     else if (text(src.git)) entries.push(entry({ ...at, source: `git+${text(src.git)}` }));
     else if (text(src.url)) entries.push(entry({ ...at, source: text(src.url) }));
@@ -66,6 +59,6 @@ export function parseUvLock(source: string, file: string): ParsedLock {
       if (path !== null) entries.push(entry({ ...at, source: `path ${path}`, local: true }));
       else entries.push(entry({ ...at, pinned: version !== null }));
     }
-  });
+  }
   return { entries, rootDirect };
 }

@@ -28,6 +28,22 @@ export const REDIS_SERVICE = `  redis:
     restart: unless-stopped
 `;
 
+/**
+ * The image, build and env_file keys of a policyd service (both stacks),
+ * each line indented by `indent`.
+ */
+export function policydImage(options: ComposeOptions, indent: string): string {
+  return [
+    `image: ${JSON.stringify(options.image)}`,
+    "build:",
+    `  context: \${POLICYD_SOURCE:-${options.source}}`,
+    `  dockerfile: ${JSON.stringify(options.dockerfile)}`,
+    "env_file:",
+    "  - path: .env",
+    "    required: false",
+  ].map((line) => indent + line).join("\n");
+}
+
 /** Renders compose.yaml. */
 export function composeYaml(options: ComposeOptions): string {
   return `# policyd container stack, written by \`policyd init\`.
@@ -37,13 +53,7 @@ name: policyd
 
 services:
   policyd:
-    image: ${JSON.stringify(options.image)}
-    build:
-      context: \${POLICYD_SOURCE:-${options.source}}
-      dockerfile: ${JSON.stringify(options.dockerfile)}
-    env_file:
-      - path: .env
-        required: false
+${policydImage(options, "    ")}
     environment:
       # Fixed by the stack: paths inside the container and the Redis service.
       POLICY_HOST: 0.0.0.0

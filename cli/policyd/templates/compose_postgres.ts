@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type ComposeOptions, REDIS_SERVICE } from "./compose.ts";
+import { type ComposeOptions, policydImage, REDIS_SERVICE } from "./compose.ts";
 
 /** Renders compose.yaml of the multi-instance stack. */
 export function composePostgresYaml(options: ComposeOptions): string {
@@ -18,13 +18,7 @@ export function composePostgresYaml(options: ComposeOptions): string {
 name: policyd
 
 x-policyd: &policyd
-  image: ${JSON.stringify(options.image)}
-  build:
-    context: \${POLICYD_SOURCE:-${options.source}}
-    dockerfile: ${JSON.stringify(options.dockerfile)}
-  env_file:
-    - path: .env
-      required: false
+${policydImage(options, "  ")}
   volumes:
     # One registry file for every replica: the local_file proposer writes it, all reload it.
     - ./registry:/registry
