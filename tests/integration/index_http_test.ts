@@ -75,6 +75,35 @@ Deno.test("the policy index answers PEP 503/691 pages decided per version", asyn
       assert.ok(file["core-metadata"].sha256);
     });
 
+    await t.step("a page carries an ETag; If-None-Match with it gets a 304", async () => {
+      const first = await get("/p/web/simple/goodpkg/", JSON_TYPE);
+      const tag = first.headers.get("etag");
+      assert.match(tag ?? "", /^"[A-Za-z0-9_-]{43}"$/, "a strong ETag: the bytes' SHA-256");
+      const bytes = await first.arrayBuffer();
+      const again = (headers: Record<string, string>) =>
+        fetch(`${server.url}/p/web/simple/goodpkg/`, {
+          headers: { accept: JSON_TYPE, ...headers },
+        });
+      for (const ifNoneMatch of [tag!, `W/${tag}`, `"other", ${tag}`, "*"]) {
+        const res = await again({ "if-none-match": ifNoneMatch });
+        assert.equal(res.status, 304, ifNoneMatch);
+        assert.equal(res.headers.get("etag"), tag);
+        assert.equal((await res.arrayBuffer()).byteLength, 0);
+      }
+      const changed = await again({ "if-none-match": '"other"' });
+      assert.equal(changed.status, 200);
+      assert.deepEqual(new Uint8Array(await changed.arrayBuffer()), new Uint8Array(bytes));
+      const html = await get("/p/web/simple/goodpkg/", "text/html");
+      assert.notEqual(html.headers.get("etag"), tag, "each format its own ETag");
+      await html.body?.cancel();
+      const denied = await fetch(`${server.url}/simple/badpkg/`, {
+        headers: { "if-none-match": "*" },
+      });
+      assert.equal(denied.status, 404, "a denied project is never 304");
+      assert.equal(denied.headers.get("etag"), null);
+      await denied.body?.cancel();
+    });
+
     await t.step(
       "HTML for text/html, with the hash fragment and PEP 658/714 attributes",
       async () => {

@@ -119,10 +119,21 @@ export function requestHost(request: Request): string {
  * ```
  */
 export function allowedHosts(allowed: (hostname: string) => boolean): MiddlewareHandler<AppEnv> {
+  // Keyed by the header as sent: a request pays one map lookup, not a parse.
+  const answers = new Map<string, boolean>();
+  const decide = (host: string) => {
+    let answer = answers.get(host);
+    if (answer === undefined) {
+      const name = hostNameOf(host);
+      answer = name !== null && allowed(name);
+      if (answers.size >= 1024) answers.clear();
+      answers.set(host, answer);
+    }
+    return answer;
+  };
   return async (c, next) => {
     const host = requestHost(c.req.raw);
-    const name = hostNameOf(host);
-    if (name === null || !allowed(name)) {
+    if (!decide(host)) {
       throw new ProblemError(
         421,
         "misdirected-request",
