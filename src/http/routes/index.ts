@@ -24,17 +24,21 @@ import { badRequest, ProblemError } from "../problem.ts";
 import { parseOr400 } from "../validate.ts";
 
 /**
- * A project page rendered once, with its strong ETag (the SHA-256 of its
- * UTF-8 bytes). Kept as text: the runtime hands a string body to the socket
- * as it is, while a byte array body is copied into every response.
+ * A project page rendered and encoded once, with its strong ETag (the
+ * SHA-256 of its bytes). Bytes, not text: the per-connection server
+ * (`timed_server.ts`) converts a string body on every response, which costs
+ * far more than the copy the runtime makes of a byte body (docs/performance.md).
  */
 interface RenderedPage {
-  body: string;
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
 }
 
-function renderedPage(body: string): RenderedPage {
-  return { body, etag: `"${createHash("sha256").update(body, "utf8").digest("base64url")}"` };
+const encoder = new TextEncoder();
+
+function renderedPage(text: string): RenderedPage {
+  const body = encoder.encode(text);
+  return { body, etag: `"${createHash("sha256").update(body).digest("base64url")}"` };
 }
 
 /** What the index routes need. */
