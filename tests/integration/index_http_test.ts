@@ -329,3 +329,48 @@ Deno.test("org mode: HTTP Basic with a token as the password authenticates the i
     await index.close();
   }
 });
+
+Deno.test("a registry reload decides the page again: new files, new ETag, no stale 304", async () => {
+  const index = await startFakeIndex(WHEELS);
+  const server = await startTestServer({
+    registryYaml: REGISTRY,
+    env: {
+      INDEX_UPSTREAM_URL: index.simpleUrl,
+      // The embedded cache, so the warm path (reused decided page and rendering) is the one tested.
+      REDIS_URL: undefined as unknown as string,
+    },
+  });
+  const page = (headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/simple/two-versions/`, { headers: { accept: JSON_TYPE, ...headers } });
+  try {
+    const before = await page();
+    const tag = before.headers.get("etag")!;
+    assert.deepEqual((await before.json()).versions, ["1.0"]);
+    const warm = await page({ "if-none-match": tag });
+    assert.equal(warm.status, 304, "unchanged: 304");
+    await warm.body?.cancel();
+    await Deno.writeTextFile(
+      server.registryPath,
+      REGISTRY.replace('max_version: "1.0"', 'max_version: "2.0"'),
+    );
+    const reload = await fetch(`${server.url}/api/v1/registry/reload`, { method: "POST" });
+    assert.equal(reload.status, 200);
+    await reload.body?.cancel();
+    const after = await page({ "if-none-match": tag });
+    assert.equal(after.status, 200, "the reloaded registry makes another page");
+    assert.notEqual(after.headers.get("etag"), tag);
+    assert.deepEqual((await after.json()).versions, ["1.0", "2.0"]);
+    const download = await fetch(
+      `${server.url}/files/two-versions/two_versions-2.0-py3-none-any.whl`,
+    );
+    assert.equal(download.status, 200, "the file of the newly allowed version downloads");
+    await download.body?.cancel();
+    const audit = await (await fetch(
+      `${server.url}/api/v1/audit?source=index&package=two-versions`,
+    )).json();
+    assert.deepEqual(audit.items.map((r: { version: string }) => r.version), ["2.0"], "audited");
+  } finally {
+    await server.close();
+    await index.close();
+  }
+});
