@@ -38,6 +38,7 @@ const PAGE_RESPONSES = {
     contentType: "text/html",
   },
   301: { description: "redirect to the normalised name (PEP 503) with a trailing slash" },
+  304: { description: "If-None-Match names the page's current ETag: no body" },
   404: {
     description: "no such project upstream, or the project is denied as a whole: one line why " +
       "(JSON: PEP 792 project-status where it applies)",

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { versionOfFile } from "./filename.ts";
 import { negotiate } from "./negotiate.ts";
+import { matchesIfNoneMatch } from "./etag.ts";
 import { pageFromHtml, pageFromJson, type ProjectPage } from "./page.ts";
 import { renderHtml, renderJson } from "./render.ts";
 import { decidePage, type ProjectFacts } from "./decide_page.ts";
@@ -215,4 +216,17 @@ Deno.test("decidePage() hands a release's PEP 592 yank to the core's yanked rule
   assert.equal(denial.denial_category, "DENIAL_YANKED");
   assert.match(denial.reason, /broken metadata/);
   assert.deepEqual(decided.page.versions, ["1.0"]);
+});
+
+Deno.test("matchesIfNoneMatch() compares weakly, reads lists and *, and misses without a header", () => {
+  const tag = '"abc"';
+  assert.equal(matchesIfNoneMatch(tag, tag), true);
+  assert.equal(matchesIfNoneMatch('W/"abc"', tag), true);
+  assert.equal(matchesIfNoneMatch('"x", W/"abc" ,"y"', tag), true);
+  assert.equal(matchesIfNoneMatch(" * ", tag), true);
+  assert.equal(matchesIfNoneMatch(tag, 'W/"abc"'), true);
+  assert.equal(matchesIfNoneMatch('"abcd"', tag), false);
+  assert.equal(matchesIfNoneMatch("abc", tag), false);
+  assert.equal(matchesIfNoneMatch("", tag), false);
+  assert.equal(matchesIfNoneMatch(undefined, tag), false);
 });

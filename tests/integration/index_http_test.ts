@@ -75,6 +75,35 @@ Deno.test("the policy index answers PEP 503/691 pages decided per version", asyn
       assert.ok(file["core-metadata"].sha256);
     });
 
+    await t.step("a page carries an ETag; If-None-Match with it gets a 304", async () => {
+      const first = await get("/p/web/simple/goodpkg/", JSON_TYPE);
+      const tag = first.headers.get("etag");
+      assert.match(tag ?? "", /^"[A-Za-z0-9_-]{43}"$/, "a strong ETag: the bytes' SHA-256");
+      const bytes = await first.arrayBuffer();
+      const again = (headers: Record<string, string>) =>
+        fetch(`${server.url}/p/web/simple/goodpkg/`, {
+          headers: { accept: JSON_TYPE, ...headers },
+        });
+      for (const ifNoneMatch of [tag!, `W/${tag}`, `"other", ${tag}`, "*"]) {
+        const res = await again({ "if-none-match": ifNoneMatch });
+        assert.equal(res.status, 304, ifNoneMatch);
+        assert.equal(res.headers.get("etag"), tag);
+        assert.equal((await res.arrayBuffer()).byteLength, 0);
+      }
+      const changed = await again({ "if-none-match": '"other"' });
+      assert.equal(changed.status, 200);
+      assert.deepEqual(new Uint8Array(await changed.arrayBuffer()), new Uint8Array(bytes));
+      const html = await get("/p/web/simple/goodpkg/", "text/html");
+      assert.notEqual(html.headers.get("etag"), tag, "each format its own ETag");
+      await html.body?.cancel();
+      const denied = await fetch(`${server.url}/simple/badpkg/`, {
+        headers: { "if-none-match": "*" },
+      });
+      assert.equal(denied.status, 404, "a denied project is never 304");
+      assert.equal(denied.headers.get("etag"), null);
+      await denied.body?.cancel();
+    });
+
     await t.step(
       "HTML for text/html, with the hash fragment and PEP 658/714 attributes",
       async () => {
@@ -297,6 +326,51 @@ Deno.test("org mode: HTTP Basic with a token as the password authenticates the i
   } finally {
     await server.close();
     await verifier.shutdown();
+    await index.close();
+  }
+});
+
+Deno.test("a registry reload decides the page again: new files, new ETag, no stale 304", async () => {
+  const index = await startFakeIndex(WHEELS);
+  const server = await startTestServer({
+    registryYaml: REGISTRY,
+    env: {
+      INDEX_UPSTREAM_URL: index.simpleUrl,
+      // The embedded cache, so the warm path (reused decided page and rendering) is the one tested.
+      REDIS_URL: undefined as unknown as string,
+    },
+  });
+  const page = (headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/simple/two-versions/`, { headers: { accept: JSON_TYPE, ...headers } });
+  try {
+    const before = await page();
+    const tag = before.headers.get("etag")!;
+    assert.deepEqual((await before.json()).versions, ["1.0"]);
+    const warm = await page({ "if-none-match": tag });
+    assert.equal(warm.status, 304, "unchanged: 304");
+    await warm.body?.cancel();
+    await Deno.writeTextFile(
+      server.registryPath,
+      REGISTRY.replace('max_version: "1.0"', 'max_version: "2.0"'),
+    );
+    const reload = await fetch(`${server.url}/api/v1/registry/reload`, { method: "POST" });
+    assert.equal(reload.status, 200);
+    await reload.body?.cancel();
+    const after = await page({ "if-none-match": tag });
+    assert.equal(after.status, 200, "the reloaded registry makes another page");
+    assert.notEqual(after.headers.get("etag"), tag);
+    assert.deepEqual((await after.json()).versions, ["1.0", "2.0"]);
+    const download = await fetch(
+      `${server.url}/files/two-versions/two_versions-2.0-py3-none-any.whl`,
+    );
+    assert.equal(download.status, 200, "the file of the newly allowed version downloads");
+    await download.body?.cancel();
+    const audit = await (await fetch(
+      `${server.url}/api/v1/audit?source=index&package=two-versions`,
+    )).json();
+    assert.deepEqual(audit.items.map((r: { version: string }) => r.version), ["2.0"], "audited");
+  } finally {
+    await server.close();
     await index.close();
   }
 });

@@ -91,3 +91,47 @@ Deno.test(
     },
   ),
 );
+
+Deno.test(
+  "revalidate a policy index page with its ETag",
+  workflow(
+    "Revalidate a policy index page with its ETag",
+    "An installer that keeps a project page in its HTTP cache (pip does) sends the page's ETag " +
+      "back in `If-None-Match`: while the decided page is unchanged the answer is a 304 without " +
+      "a body; once the page changes (a registry reload, new facts, another format) the ETag " +
+      "differs and the full page is sent.",
+    async () => {
+      const index = await startFakeIndex([{ name: "pyyaml", version: "6.0.1" }]);
+      const app = await workflowApp("index-etag", {
+        env: { INDEX_UPSTREAM_URL: index.simpleUrl },
+      });
+      try {
+        const client = new AgentTestClient(app.built.app);
+        const path = "/p/shop-api/simple/pyyaml/";
+        const first = await client.get(path, { headers: { accept: JSON_TYPE } });
+        equal(first.status, 200);
+        const etag = first.headers.get("etag");
+        match(etag ?? "", /^"[A-Za-z0-9_-]{43}"$/);
+        const again = await client.get(path, {
+          headers: { accept: JSON_TYPE, "if-none-match": etag! },
+        });
+        equal(again.status, 304);
+        equal(again.headers.get("etag"), etag);
+        const html = await client.get(path, {
+          headers: { accept: "text/html", "if-none-match": etag! },
+        });
+        equal(html.status, 200, "another format is another page");
+      } finally {
+        await app.close();
+        await index.close();
+      }
+    },
+    {
+      requires: [
+        QUICKSTART_SERVER,
+        "an upstream simple index at INDEX_UPSTREAM_URL (as in “Install through the policy index”)",
+        LOOKUPS,
+      ],
+    },
+  ),
+);

@@ -75,7 +75,6 @@ export function hostAllowList(options: AllowedHostsOptions): (hostname: string) 
   }
   // Clients send the same few names: remember the answers (bounded), so a
   // request pays a map lookup, not an address parse (docs/performance.md).
-  const answers = new Map<string, boolean>();
   const decide = (hostname: string): boolean => {
     const name = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
     if (name === "localhost" || name.endsWith(".localhost")) return true;
@@ -94,12 +93,18 @@ export function hostAllowList(options: AllowedHostsOptions): (hostname: string) 
     );
     return machine.has(normal);
   };
-  return (hostname: string) => {
-    let answer = answers.get(hostname);
+  return remembered(decide);
+}
+
+/** `decide` with its answers remembered per argument (bounded: cleared past 1,024). */
+function remembered(decide: (key: string) => boolean): (key: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (key) => {
+    let answer = answers.get(key);
     if (answer === undefined) {
-      answer = decide(hostname);
+      answer = decide(key);
       if (answers.size >= 1024) answers.clear();
-      answers.set(hostname, answer);
+      answers.set(key, answer);
     }
     return answer;
   };
@@ -119,10 +124,14 @@ export function requestHost(request: Request): string {
  * ```
  */
 export function allowedHosts(allowed: (hostname: string) => boolean): MiddlewareHandler<AppEnv> {
+  // Keyed by the header as sent: a request pays one map lookup, not a parse.
+  const decide = remembered((host) => {
+    const name = hostNameOf(host);
+    return name !== null && allowed(name);
+  });
   return async (c, next) => {
     const host = requestHost(c.req.raw);
-    const name = hostNameOf(host);
-    if (name === null || !allowed(name)) {
+    if (!decide(host)) {
       throw new ProblemError(
         421,
         "misdirected-request",

@@ -7,6 +7,7 @@
  * @module
  */
 import { type Context, Hono } from "hono";
+import { createHash } from "node:crypto";
 import { IndexFileParamsSchema, IndexNameParamsSchema } from "../../api/index.ts";
 import { PROJECT_PATTERN } from "../../api/headers.ts";
 import { normalizeName } from "../../core/names.ts";
@@ -14,12 +15,31 @@ import type { CallContext } from "../../evaluation/service.ts";
 import type { IndexService } from "../../index/service.ts";
 import { negotiate, type SimpleFormat } from "../../index/negotiate.ts";
 import { SIMPLE_JSON } from "../../index/page.ts";
+import { matchesIfNoneMatch } from "../../index/etag.ts";
 import { renderHtml, renderJson, renderRootHtml, renderRootJson } from "../../index/render.ts";
 import type { PageDecision, ProjectDenial } from "../../index/decide_page.ts";
 import type { LiveRegistry } from "../../registry/live.ts";
 import type { AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
 import { parseOr400 } from "../validate.ts";
+
+/**
+ * A project page rendered and encoded once, with its strong ETag (the
+ * SHA-256 of its bytes). Bytes, not text: the per-connection server
+ * (`timed_server.ts`) converts a string body on every response, which costs
+ * far more than the copy the runtime makes of a byte body (docs/performance.md).
+ */
+interface RenderedPage {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+
+const encoder = new TextEncoder();
+
+function renderedPage(text: string): RenderedPage {
+  const body = encoder.encode(text);
+  return { body, etag: `"${createHash("sha256").update(body).digest("base64url")}"` };
+}
 
 /** What the index routes need. */
 export interface IndexRouteDeps {
@@ -78,20 +98,19 @@ function deniedAnswer(denied: ProjectDenial, name: string, format: SimpleFormat)
 export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   // A decided page is reused while its inputs are unchanged (see the service):
-  // so is its rendering, per format, encoded once (a large page's encoding and
-  // its garbage cost more than the rest of the request).
-  const rendered = new WeakMap<PageDecision, Map<string, Uint8Array<ArrayBuffer>>>();
-  const encoder = new TextEncoder();
-  const render = (decided: PageDecision, name: string, json: boolean) => {
+  // so is its rendering, per format, with its ETag (a large page's rendering
+  // and its garbage cost more than the rest of the request).
+  const rendered = new WeakMap<PageDecision, Map<string, RenderedPage>>();
+  const render = (decided: PageDecision, name: string, json: boolean): RenderedPage => {
     let forms = rendered.get(decided);
     if (!forms) rendered.set(decided, forms = new Map());
     const key = `${json ? "json" : "html"}\u0000${name}`;
-    let body = forms.get(key);
-    if (body === undefined) {
-      body = encoder.encode(json ? renderJson(decided.page, name) : renderHtml(decided.page, name));
-      forms.set(key, body);
+    let form = forms.get(key);
+    if (form === undefined) {
+      form = renderedPage(json ? renderJson(decided.page, name) : renderHtml(decided.page, name));
+      forms.set(key, form);
     }
-    return body;
+    return form;
   };
 
   const root = (c: Context<AppEnv>) => {
@@ -128,8 +147,17 @@ export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
     }
     if (answer.status === "denied") return deniedAnswer(answer.denied, name, format);
     if (answer.decided.denied) return deniedAnswer(answer.decided.denied, name, format);
-    const body = render(answer.decided, name, format === SIMPLE_JSON);
-    return c.body(body, 200, { "content-type": contentType(format), vary: "Accept" });
+    const form = render(answer.decided, name, format === SIMPLE_JSON);
+    // A client holding the current page gets a 304 (the ETag is the
+    // rendering's, computed once with it, and changes whenever the page would).
+    if (matchesIfNoneMatch(c.req.header("if-none-match"), form.etag)) {
+      return c.body(null, 304, { vary: "Accept", etag: form.etag });
+    }
+    return c.body(form.body, 200, {
+      "content-type": contentType(format),
+      vary: "Accept",
+      etag: form.etag,
+    });
   };
 
   const file = async (c: Context<AppEnv>) => {
