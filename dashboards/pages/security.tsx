@@ -13,7 +13,6 @@ import {
   Bars,
   Card,
   Empty,
-  PackageLink,
   PageHeader,
   ReportFilters,
   Stats,
