@@ -42,6 +42,7 @@ import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
+import { median, spawnServer, type Target, warm } from "./wrk.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -73,50 +74,6 @@ const COMPARE_ENV: Record<string, string> = Object.fromEntries(
     return [pair.slice(0, eq), pair.slice(eq + 1)];
   }),
 );
-
-/** A server process under test. */
-interface Target {
-  name: string;
-  url: string;
-  process: Deno.ChildProcess;
-}
-
-/** Spawns `args` and resolves with its URL once it prints a listening line. */
-async function spawnServer(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  path: string,
-  cwd = REPO,
-): Promise<Target> {
-  const process = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd,
-    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-    const port = seen.match(/listening (\d+)/)?.[1];
-    const url = seen.match(/listening on (http:\/\/\S+)/)?.[1];
-    if (port || url) {
-      // Keep draining stdout so the child never blocks on a full pipe.
-      (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })().catch(() => {});
-      return { name, url: (url ?? `http://127.0.0.1:${port}`) + path, process };
-    }
-  }
-  process.kill("SIGKILL");
-  throw new Error(`${name} did not start: ${seen}`);
-}
 
 /** Result of one wrk run. */
 interface WrkResult {
@@ -187,20 +144,6 @@ async function wrk(url: string, pid: number, database = false): Promise<WrkResul
     ? null
     : (dbAfter - dbBefore) * 1e6 / requests;
   return { rps, requests, errors, cpuPerRequestUs, dbCpuPerRequestUs };
-}
-
-async function warm(url: string, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) {
-    const res = await fetch(url);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-  }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** `policyd serve` from the checkout `repo`, auditing into `db`. */
