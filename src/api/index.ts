@@ -9,16 +9,13 @@
 import { z } from "zod";
 import { defineRoute, type RouteContract } from "./contract.ts";
 import { ProjectNameSchema } from "./headers.ts";
+import { DistributionNameSchema } from "./names.ts";
 
 /** The JSON media type of the simple repository API (PEP 691). */
 export const SIMPLE_JSON_TYPE = "application/vnd.pypi.simple.v1+json";
 
 /** A project name in a path; normalised by redirect (PEP 503). */
-export const IndexNameParamsSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9._-]{1,200}$/, {
-    message: "a distribution name (letters, digits, ._-)",
-  }),
-});
+export const IndexNameParamsSchema = z.object({ name: DistributionNameSchema });
 
 /** A project of the audit log in a path. */
 export const IndexProjectParamsSchema = z.object({ project: ProjectNameSchema });

@@ -4,7 +4,12 @@
  * @module
  */
 
-const VALID_NAME = /^([A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9])$/i;
+/**
+ * A valid distribution name (PEP 508): ASCII letters and digits, with `._-`
+ * inside. Written without flags so JSON Schema (OpenAPI `pattern`) reads it
+ * as the code does.
+ */
+export const VALID_NAME_PATTERN = /^([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
 
 /**
  * Normalises a Python package name per PEP 503.
@@ -20,7 +25,7 @@ export function normalizeName(name: string): string {
 
 /** Whether a string is a valid distribution name (PEP 508). */
 export function isValidName(name: string): boolean {
-  return VALID_NAME.test(name);
+  return VALID_NAME_PATTERN.test(name);
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
