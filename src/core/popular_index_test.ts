@@ -2,6 +2,7 @@ import { deepStrictEqual, equal } from "node:assert/strict";
 import {
   combineIndexes,
   createPopularIndex,
+  type Lookalike,
   MIN_EDIT_CANDIDATE,
   TARGET_RANK,
 } from "./popular_index.ts";
@@ -17,28 +18,26 @@ const index = createPopularIndex([
 ]);
 
 Deno.test("lookalike() finds one edit, an affix or look-alike characters from a popular name", async (t) => {
-  const cases: Array<[string, string | null, string?]> = [
-    ["reqeusts", "requests", "edit"], // adjacent swap
-    ["requets", "requests", "edit"], // delete
-    ["requestts", "requests", "edit"], // insert
-    ["requezts", "requests", "edit"], // substitute
-    ["requests2", "requests", "edit"], // trailing digit
-    ["python-requests", "requests", "affix"],
-    ["requests-py", "requests", "affix"],
-    ["dateutil", "python-dateutil", "affix"],
-    ["pi11ow", "pillow", "homoglyph"],
-    ["nurnpy", "numpy", "homoglyph"],
-    ["b0to3", "boto3", "edit"],
+  // What lookalike() answers: the popular name imitated and how, or null.
+  const cases: Array<[string, Lookalike | null]> = [
+    ["reqeusts", { similar_to: "requests", how: "edit" }], // adjacent swap
+    ["requets", { similar_to: "requests", how: "edit" }], // delete
+    ["requestts", { similar_to: "requests", how: "edit" }], // insert
+    ["requezts", { similar_to: "requests", how: "edit" }], // substitute
+    ["requests2", { similar_to: "requests", how: "edit" }], // trailing digit
+    ["python-requests", { similar_to: "requests", how: "affix" }],
+    ["requests-py", { similar_to: "requests", how: "affix" }],
+    ["dateutil", { similar_to: "python-dateutil", how: "affix" }],
+    ["pi11ow", { similar_to: "pillow", how: "homoglyph" }],
+    ["nurnpy", { similar_to: "numpy", how: "homoglyph" }],
+    ["b0to3", { similar_to: "boto3", how: "edit" }],
     ["requests", null],
     ["six", null],
     ["sax", null], // popular names shorter than 4 are matched only exactly or by affix
     ["flask", null],
   ];
-  for (const [name, similar, how] of cases) {
-    await t.step(name, () => {
-      const found = index.lookalike(name);
-      deepStrictEqual(found, similar === null ? null : { similar_to: similar, how });
-    });
+  for (const [name, expected] of cases) {
+    await t.step(name, () => deepStrictEqual(index.lookalike(name), expected));
   }
 });
 

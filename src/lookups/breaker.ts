@@ -20,34 +20,37 @@ function admitted<F>(
   return skipped === null ? lookup() : Promise.resolve({ status: "unavailable", detail: skipped });
 }
 
+/** The two lookup sources an upstream breaker gates. */
+export interface GatedSources {
+  vulnerabilities: VulnerabilitySource;
+  licenses: LicenseSource;
+}
+
 /**
- * Gates OSV lookups with the `osv` breaker of `health`.
+ * Gates OSV lookups with the `osv` breaker of `health` and PyPI lookups with
+ * the `pypi` one.
  *
  * @example
  * ```ts
  * import { createUpstreamHealth } from "./upstream_health.ts";
- * import { noVulnerabilityData } from "./none.ts";
+ * import { noLicenseData, noVulnerabilityData } from "./none.ts";
  * const health = createUpstreamHealth();
- * const osv = vulnerabilitiesBehindBreaker(noVulnerabilityData, health);
+ * const gated = behindBreakers(
+ *   { vulnerabilities: noVulnerabilityData, licenses: noLicenseData },
+ *   health,
+ * );
  * health.failure("osv", "POST https://api.osv.dev/v1/query timed out");
- * await osv.query("requests", null); // { status: "unavailable", detail: "OSV skipped: …" }
+ * await gated.vulnerabilities.query("requests", null); // { status: "unavailable", detail: "OSV skipped: …" }
  * ```
  */
-export function vulnerabilitiesBehindBreaker(
-  source: VulnerabilitySource,
-  health: UpstreamHealth,
-): VulnerabilitySource {
+export function behindBreakers(sources: GatedSources, health: UpstreamHealth): GatedSources {
+  const { vulnerabilities, licenses } = sources;
   return {
-    query: (name, version) => admitted(health, "osv", () => source.query(name, version)),
-  };
-}
-
-/** Gates PyPI lookups with the `pypi` breaker of `health` (as {@link vulnerabilitiesBehindBreaker}). */
-export function licensesBehindBreaker(
-  source: LicenseSource,
-  health: UpstreamHealth,
-): LicenseSource {
-  return {
-    lookup: (name, version) => admitted(health, "pypi", () => source.lookup(name, version)),
+    vulnerabilities: {
+      query: (name, version) => admitted(health, "osv", () => vulnerabilities.query(name, version)),
+    },
+    licenses: {
+      lookup: (name, version) => admitted(health, "pypi", () => licenses.lookup(name, version)),
+    },
   };
 }

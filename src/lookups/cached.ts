@@ -21,7 +21,7 @@ import { createOsvSource } from "./osv.ts";
 import { createPypiSource } from "./pypi.ts";
 import { createReleaseSource, type ReleaseSource } from "./pypi_releases.ts";
 import { createUpstreamHealth, type UpstreamHealth } from "./upstream_health.ts";
-import { licensesBehindBreaker, vulnerabilitiesBehindBreaker } from "./breaker.ts";
+import { behindBreakers } from "./breaker.ts";
 
 /** Bumped whenever the shape of cached values changes. */
 const KEY_VERSION = "v3";
@@ -139,23 +139,18 @@ export function createLookupSources(
 ): LookupSources {
   const lookupLog = log.child({ component: "lookups" });
   const upstreams = createUpstreamHealth(now);
+  const sources = { now, health: upstreams };
+  const gated = behindBreakers({
+    vulnerabilities: createOsvSource(settings, lookupLog, sources),
+    licenses: createPypiSource(settings, lookupLog, sources),
+  }, upstreams);
   return {
     vulnerabilities: withVulnerabilityCache(
-      vulnerabilitiesBehindBreaker(
-        createOsvSource(settings, lookupLog, { now, health: upstreams }),
-        upstreams,
-      ),
+      gated.vulnerabilities,
       caching.store,
       caching.ttlSeconds,
     ),
-    licenses: withLicenseCache(
-      licensesBehindBreaker(
-        createPypiSource(settings, lookupLog, { now, health: upstreams }),
-        upstreams,
-      ),
-      caching.store,
-      caching.ttlSeconds,
-    ),
+    licenses: withLicenseCache(gated.licenses, caching.store, caching.ttlSeconds),
     upstreams,
     releases: createReleaseSource({
       baseUrl: settings.pypiUrl,
