@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { factsVerdict } from "./facts_verdict.ts";
 import { createPopularIndex } from "./popular_index.ts";
-import type { EvaluationFacts, LicenseFacts, Vulnerability } from "./types.ts";
+import type { DenialCategory, EvaluationFacts, LicenseFacts, Vulnerability } from "./types.ts";
 import { snapshotOf } from "../../tests/helpers/registry.ts";
 import { toVulnerabilities } from "../lookups/osv_records.ts";
 
@@ -137,14 +137,8 @@ Deno.test("a name PyPI does not know is denied with suggestions; never a registr
     first_released_at: null,
     release_count: null,
   });
-  await t.step("a hallucinated name", () => {
-    const d = factsVerdict(
-      { name: "huggingface-cli", version: null },
-      snapshot,
-      facts(missing),
-      NOW,
-      POPULAR,
-    );
+  await t.step("a hallucinated name", async () => {
+    const d = await decide("huggingface-cli", missing);
     equal(d.denial_category, "DENIAL_NOT_FOUND");
     deepStrictEqual(d.threats[0].similar_to, ["huggingface-hub", "huggingface"]);
     match(
@@ -163,14 +157,8 @@ Deno.test("a name PyPI does not know is denied with suggestions; never a registr
     equal(d.denial_category, "DENIAL_NOT_FOUND");
     equal(d.threats[0].detail, "no release 9.9.9; latest is 2.32.3");
   });
-  await t.step("a private package the registry allows", () => {
-    const d = factsVerdict(
-      { name: "acme-billing", version: null },
-      snapshot,
-      facts(missing),
-      NOW,
-      POPULAR,
-    );
+  await t.step("a private package the registry allows", async () => {
+    const d = await decide("acme-billing", missing);
     equal(d.verdict, "ALLOWED");
     deepStrictEqual(d.threats, []);
   });
@@ -184,19 +172,43 @@ Deno.test("a name PyPI does not know is denied with suggestions; never a registr
   });
 });
 
-Deno.test("a look-alike of a popular project is denied unless established, per policies.typosquat", async (t) => {
-  const young = index({ first_released_at: "2026-11-01T00:00:00Z", release_count: 1 });
-  await t.step("deny (the default)", async () => {
-    const d = await decide("reqeusts", young);
-    equal(d.denial_category, "DENIAL_TYPOSQUAT");
-    equal(
-      d.reason,
+/** A project first released three weeks ago, once. */
+const YOUNG = index({ first_released_at: "2026-11-01T00:00:00Z", release_count: 1 });
+/** A project first released yesterday, once. */
+const YESTERDAY = index({ first_released_at: "2026-11-22T09:00:00Z", release_count: 1 });
+
+Deno.test("by default a young look-alike and a young project are denied, saying why", async (t) => {
+  // [name, its index answer, the denial, its exact reason] under the default policies.
+  const denials: Array<[string, LicenseFacts, DenialCategory, string]> = [
+    [
+      "reqeusts",
+      YOUNG,
+      "DENIAL_TYPOSQUAT",
       "`reqeusts` looks like a typo of `requests` (a popular project); did you mean `requests`?",
-    );
+    ],
+    [
+      "fresh-thing",
+      YESTERDAY,
+      "DENIAL_NEW_PROJECT",
+      "fresh-thing was first released on PyPI 1 day ago; the policy denies projects younger than 14 days until they are reviewed",
+    ],
+  ];
+  for (const [name, answer, category, reason] of denials) {
+    await t.step(`${name}: ${category}`, async () => {
+      const d = await decide(name, answer);
+      equal(d.denial_category, category);
+      equal(d.reason, reason);
+    });
+  }
+});
+
+Deno.test("a look-alike of a popular project is denied unless established, per policies.typosquat", async (t) => {
+  await t.step("deny (the default) names what it imitates", async () => {
+    const d = await decide("reqeusts", YOUNG);
     deepStrictEqual(d.threats[0].similar_to, ["requests"]);
   });
   await t.step("the registry's own packages count as popular", async () => {
-    const d = await decide("acme-biling", young, "", createPopularIndex(["acme-billing"]));
+    const d = await decide("acme-biling", YOUNG, "", createPopularIndex(["acme-billing"]));
     equal(d.denial_category, "DENIAL_TYPOSQUAT");
   });
   await t.step("an established look-alike is provisional with the threat listed", async () => {
@@ -206,32 +218,23 @@ Deno.test("a look-alike of a popular project is denied unless established, per p
     match(d.reason, /warning: `reqeusts` looks like a typo of `requests` .*established project/);
   });
   await t.step("provisional", async () => {
-    const d = await decide("reqeusts", young, ", typosquat: provisional, min_project_age_days: 0");
+    const d = await decide("reqeusts", YOUNG, ", typosquat: provisional, min_project_age_days: 0");
     equal(d.verdict, "PROVISIONALLY_ALLOWED");
     equal(d.threats[0].kind, "typosquat");
   });
   await t.step("off", async () => {
-    const d = await decide("reqeusts", young, ", typosquat: off, min_project_age_days: 0");
+    const d = await decide("reqeusts", YOUNG, ", typosquat: off, min_project_age_days: 0");
     deepStrictEqual(d.threats, []);
   });
 });
 
-Deno.test("a project younger than min_project_age_days is denied, saying its age", async (t) => {
-  const yesterday = index({ first_released_at: "2026-11-22T09:00:00Z", release_count: 1 });
-  await t.step("default 14 days", async () => {
-    const d = await decide("fresh-thing", yesterday);
-    equal(d.denial_category, "DENIAL_NEW_PROJECT");
-    equal(
-      d.reason,
-      "fresh-thing was first released on PyPI 1 day ago; the policy denies projects younger than 14 days until they are reviewed",
-    );
-  });
+Deno.test("min_project_age_days (default 14) denies a young project, never a registry package", async (t) => {
   await t.step("0 turns it off", async () => {
-    const d = await decide("fresh-thing", yesterday, ", min_project_age_days: 0");
+    const d = await decide("fresh-thing", YESTERDAY, ", min_project_age_days: 0");
     equal(d.verdict, "PROVISIONALLY_ALLOWED");
   });
   await t.step("never for a registry package", async () => {
-    const d = await decide("acme-billing", yesterday);
+    const d = await decide("acme-billing", YESTERDAY);
     equal(d.verdict, "ALLOWED");
   });
 });
