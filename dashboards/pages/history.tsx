@@ -9,7 +9,8 @@
  * @module
  */
 import type { ChangedRule, RegistryChange } from "../../src/store/types.ts";
-import { Badge, Card, Empty, PackageLink, PageHeader, TableWrap, Time } from "../components.tsx";
+import { Badge, Card, Empty, PageHeader, Time } from "../components.tsx";
+import { type Column, DataTable, PackageCell } from "../data_table.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 import { CHANGE_KIND_LABELS } from "../review_labels.ts";
 import type { HistoryQuery } from "../review_query.ts";
@@ -66,6 +67,65 @@ function What(props: { entry: RegistryChange }) {
   );
 }
 
+const HISTORY_COLUMNS: Column[] = [
+  "When",
+  "Package",
+  "What",
+  "Rule before",
+  "Rule after",
+  "Who",
+  "Proposer",
+  "Registry version",
+  "Revert",
+].map((title) => ({ title }));
+
+function ChangeCells(props: { entry: HistoryView["entries"][number] }) {
+  const e = props.entry;
+  return (
+    <>
+      <td data-label="When" data-sort={e.ts}>
+        <Time iso={e.ts} />
+        <span class="muted">#{e.id}</span>
+      </td>
+      <PackageCell name={e.package} label="Package" />
+      <td data-label="What">
+        <What entry={e} />
+      </td>
+      <td data-label="Before">
+        <Rule rule={e.before} empty="not in the registry" />
+      </td>
+      <td data-label="After">
+        {e.kind === "rejected" || e.kind === "dismissed"
+          ? <span class="muted">unchanged</span>
+          : <Rule rule={e.after} empty="removed from the registry" />}
+      </td>
+      <td data-label="Who">{e.actor ?? <span class="muted">—</span>}</td>
+      <td data-label="Proposer">{e.proposer ?? <span class="muted">—</span>}</td>
+      <td data-label="Version">
+        {e.previous_version && e.previous_version !== e.registry_version
+          ? (
+            <span>
+              <code>{e.previous_version}</code> → <code>{e.registry_version}</code>
+            </span>
+          )
+          : <code>{e.registry_version ?? "—"}</code>}
+      </td>
+      <td data-label="Revert">
+        {e.revertible
+          ? (
+            <div class="revert-action" data-change={e.id} data-package={e.package}>
+              <button type="button" class="secondary" data-action="revert" hidden>
+                Revert
+              </button>
+              <p class="action-result" role="status" aria-live="polite"></p>
+            </div>
+          )
+          : <span class="muted">—</span>}
+      </td>
+    </>
+  );
+}
+
 /** The history page. */
 export function HistoryPage(props: { view: HistoryView }) {
   const v = props.view;
@@ -93,70 +153,15 @@ export function HistoryPage(props: { view: HistoryView }) {
       <Card title={filter ? `Changes of ${filter}` : "Changes"} id="changes">
         {v.entries.length
           ? (
-            <TableWrap label="Registry changes">
-              <table class="sortable cards history" data-testid="history">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Package</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Rule before</th>
-                    <th scope="col">Rule after</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">Proposer</th>
-                    <th scope="col">Registry version</th>
-                    <th scope="col">Revert</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {v.entries.map((e) => (
-                    <tr data-change={e.id} data-kind={e.kind}>
-                      <td data-label="When" data-sort={e.ts}>
-                        <Time iso={e.ts} />
-                        <span class="muted">#{e.id}</span>
-                      </td>
-                      <td data-label="Package">
-                        <PackageLink name={e.package} />
-                      </td>
-                      <td data-label="What">
-                        <What entry={e} />
-                      </td>
-                      <td data-label="Before">
-                        <Rule rule={e.before} empty="not in the registry" />
-                      </td>
-                      <td data-label="After">
-                        {e.kind === "rejected" || e.kind === "dismissed"
-                          ? <span class="muted">unchanged</span>
-                          : <Rule rule={e.after} empty="removed from the registry" />}
-                      </td>
-                      <td data-label="Who">{e.actor ?? <span class="muted">—</span>}</td>
-                      <td data-label="Proposer">{e.proposer ?? <span class="muted">—</span>}</td>
-                      <td data-label="Version">
-                        {e.previous_version && e.previous_version !== e.registry_version
-                          ? (
-                            <span>
-                              <code>{e.previous_version}</code> → <code>{e.registry_version}</code>
-                            </span>
-                          )
-                          : <code>{e.registry_version ?? "—"}</code>}
-                      </td>
-                      <td data-label="Revert">
-                        {e.revertible
-                          ? (
-                            <div class="revert-action" data-change={e.id} data-package={e.package}>
-                              <button type="button" class="secondary" data-action="revert" hidden>
-                                Revert
-                              </button>
-                              <p class="action-result" role="status" aria-live="polite"></p>
-                            </div>
-                          )
-                          : <span class="muted">—</span>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <DataTable
+              label="Registry changes"
+              testid="history"
+              class="cards history"
+              columns={HISTORY_COLUMNS}
+              rows={v.entries}
+              rowAttributes={(e) => ({ "data-change": e.id, "data-kind": e.kind })}
+              cells={(e) => <ChangeCells entry={e} />}
+            />
           )
           : (
             <Empty>

@@ -20,9 +20,9 @@ import {
   formatTime,
   PackageLink,
   PageHeader,
-  TableWrap,
   Time,
 } from "../components.tsx";
+import { type Column, DataTable } from "../data_table.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 import { PackageThreatsCard } from "../threats.tsx";
 
@@ -104,6 +104,27 @@ function RuleCard(props: { report: PackageReport; proposer: string }) {
   );
 }
 
+const PROJECT_COLUMNS: Column[] = ["Project", "Verdict", "Version", "When"].map((title) => ({
+  title,
+}));
+
+function ProjectCells(props: { row: PackageReport["projects"][number] }) {
+  const { row } = props;
+  return (
+    <>
+      <td data-label="Project">{row.project}</td>
+      <td data-label="Verdict">
+        <Badge kind={row.verdict} />
+        {row.denial_category ? <div class="muted">{categoryLabel(row.denial_category)}</div> : null}
+      </td>
+      <td data-label="Version">{row.version ?? "any"}</td>
+      <td data-label="When" data-sort={row.ts}>
+        <Time iso={row.ts} />
+      </td>
+    </>
+  );
+}
+
 function ProjectsCard(props: { report: PackageReport }) {
   const rows = props.report.projects;
   return (
@@ -114,35 +135,14 @@ function ProjectsCard(props: { report: PackageReport }) {
     >
       {rows.length
         ? (
-          <TableWrap label="Latest decision per project">
-            <table class="sortable cards" data-testid="package-projects">
-              <thead>
-                <tr>
-                  <th scope="col">Project</th>
-                  <th scope="col">Verdict</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr>
-                    <td data-label="Project">{row.project}</td>
-                    <td data-label="Verdict">
-                      <Badge kind={row.verdict} />
-                      {row.denial_category
-                        ? <div class="muted">{categoryLabel(row.denial_category)}</div>
-                        : null}
-                    </td>
-                    <td data-label="Version">{row.version ?? "any"}</td>
-                    <td data-label="When" data-sort={row.ts}>
-                      <Time iso={row.ts} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Latest decision per project"
+            testid="package-projects"
+            class="cards"
+            columns={PROJECT_COLUMNS}
+            rows={rows}
+            cells={(row) => <ProjectCells row={row} />}
+          />
         )
         : <Empty>No project has asked for this package yet.</Empty>}
     </Card>

@@ -8,7 +8,8 @@
  */
 import { APPROVAL_STATUSES } from "../../src/api/enums.ts";
 import type { ApprovalRequest } from "../../src/store/types.ts";
-import { Card, Empty, PackageLink, PageHeader, Stats, TableWrap, Time } from "../components.tsx";
+import { Card, Empty, PackageLink, PageHeader, Stats, Time } from "../components.tsx";
+import { type Column, DataTable } from "../data_table.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 import {
   age,
@@ -129,6 +130,63 @@ function Filters(props: { query: RequestsQuery; projects: string[] }) {
   );
 }
 
+const REQUEST_COLUMNS: Column[] = [
+  { title: "Select", hidden: true },
+  ...[
+    "Package",
+    "Project",
+    "Requester",
+    "Agent",
+    "Source",
+    "Rationale",
+    "Filed",
+    "Outcome",
+    "Actions",
+  ].map((title) => ({ title })),
+];
+
+function RequestCells(props: { row: ApprovalRequest; view: RequestsView }) {
+  const { row: r, view: v } = props;
+  return (
+    <>
+      <td data-label="Select">
+        {r.status === "PENDING_REVIEW"
+          ? (
+            <input
+              type="checkbox"
+              class="bulk-select"
+              value={String(r.id)}
+              aria-label={`Select request ${r.id} (${r.package})`}
+            />
+          )
+          : null}
+      </td>
+      <td data-label="Package">
+        <PackageLink name={r.package} />
+        {r.version ? <span class="muted">=={r.version}</span> : null}
+      </td>
+      <td data-label="Project">{r.project}</td>
+      <td data-label="Requester">{r.requester}</td>
+      <td data-label="Agent">
+        {r.agent_model
+          ? `${r.agent_model}${r.agent_version ? ` ${r.agent_version}` : ""}`
+          : <span class="muted">a person (no agent header)</span>}
+      </td>
+      <td data-label="Source">{r.source ?? "—"}</td>
+      <td data-label="Rationale" class="reason">{r.rationale}</td>
+      <td data-label="Filed" data-sort={r.created_at}>
+        <span title={r.created_at}>{age(r.created_at, v.now)}</span>
+      </td>
+      <td data-label="Outcome" data-sort={r.status}>
+        <Outcome row={r} live={v.live[r.package]} />
+      </td>
+      <td data-label="Actions">
+        <Actions row={r} />
+      </td>
+    </>
+  );
+}
+
 /** The requests page. */
 export function RequestsPage(props: { view: RequestsView }) {
   const v = props.view;
@@ -185,66 +243,15 @@ export function RequestsPage(props: { view: RequestsView }) {
           : null}
         {v.rows.length
           ? (
-            <TableWrap label="Approval requests">
-              <table class="sortable cards requests" data-testid="requests">
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <span class="visually-hidden">Select</span>
-                    </th>
-                    <th scope="col">Package</th>
-                    <th scope="col">Project</th>
-                    <th scope="col">Requester</th>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Source</th>
-                    <th scope="col">Rationale</th>
-                    <th scope="col">Filed</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {v.rows.map((r) => (
-                    <tr data-request-row={r.id} data-status={r.status}>
-                      <td data-label="Select">
-                        {r.status === "PENDING_REVIEW"
-                          ? (
-                            <input
-                              type="checkbox"
-                              class="bulk-select"
-                              value={String(r.id)}
-                              aria-label={`Select request ${r.id} (${r.package})`}
-                            />
-                          )
-                          : null}
-                      </td>
-                      <td data-label="Package">
-                        <PackageLink name={r.package} />
-                        {r.version ? <span class="muted">=={r.version}</span> : null}
-                      </td>
-                      <td data-label="Project">{r.project}</td>
-                      <td data-label="Requester">{r.requester}</td>
-                      <td data-label="Agent">
-                        {r.agent_model
-                          ? `${r.agent_model}${r.agent_version ? ` ${r.agent_version}` : ""}`
-                          : <span class="muted">a person (no agent header)</span>}
-                      </td>
-                      <td data-label="Source">{r.source ?? "—"}</td>
-                      <td data-label="Rationale" class="reason">{r.rationale}</td>
-                      <td data-label="Filed" data-sort={r.created_at}>
-                        <span title={r.created_at}>{age(r.created_at, v.now)}</span>
-                      </td>
-                      <td data-label="Outcome" data-sort={r.status}>
-                        <Outcome row={r} live={v.live[r.package]} />
-                      </td>
-                      <td data-label="Actions">
-                        <Actions row={r} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <DataTable
+              label="Approval requests"
+              testid="requests"
+              class="cards requests"
+              columns={REQUEST_COLUMNS}
+              rows={v.rows}
+              rowAttributes={(r) => ({ "data-request-row": r.id, "data-status": r.status })}
+              cells={(r) => <RequestCells row={r} view={v} />}
+            />
           )
           : <Empty>No approval request matches these filters.</Empty>}
       </Card>
