@@ -160,9 +160,12 @@ Deno.test("the policy index answers PEP 503/691 pages decided per version", asyn
         await missing.text(),
         "policyd: no project no-such-project on the upstream index\n",
       );
-      const bad = await get("/simple/bad%20name/");
-      assert.equal(bad.status, 400);
-      await bad.body?.cancel();
+      // Not PEP 508 names (core/names.ts): refused before any upstream lookup.
+      for (const name of ["bad%20name", "-foo", "foo_", "x".repeat(201)]) {
+        const bad = await get(`/simple/${name}/`);
+        assert.equal(bad.status, 400, name);
+        await bad.body?.cancel();
+      }
       const notFile = await get("/files/goodpkg/other-1.0.tar.gz");
       assert.equal(notFile.status, 404);
       await notFile.body?.cancel();
