@@ -6,7 +6,8 @@
  * @module
  */
 import { APPROVAL_STATUSES, type ApprovalStatus } from "../src/api/enums.ts";
-import { isAsciiSpec, normalizeName } from "../src/core/names.ts";
+import { DistributionNameSchema } from "../src/api/names.ts";
+import { normalizeName } from "../src/core/names.ts";
 import type { QueryIssue } from "../src/reports/params.ts";
 
 /** Filters of the requests page. */
@@ -35,7 +36,7 @@ const given = (raw: Record<string, string>, key: string) => {
 function packageName(raw: Record<string, string>, errors: QueryIssue[]): string | null {
   const name = given(raw, "package");
   if (name === null) return null;
-  if (!isAsciiSpec(name) || !/^[A-Za-z0-9._-]{1,200}$/.test(name)) {
+  if (!DistributionNameSchema.safeParse(name).success) {
     errors.push({ path: "package", message: "not a package name (letters, digits, . _ -)" });
     return null;
   }

@@ -14,6 +14,7 @@
  */
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { DistributionNameSchema } from "../src/api/names.ts";
 import { ProblemError } from "../src/api/problem.ts";
 import {
   auditCsv,
@@ -155,7 +156,7 @@ export function dashboardRoutes(deps: DashboardDeps): Hono<DashboardEnv> {
 
   routes.get("/dashboard/package/:name", async (c) => {
     const name = c.req.param("name");
-    if (!/^[A-Za-z0-9._-]{1,200}$/.test(name)) return notFoundPage(c, deps);
+    if (!DistributionNameSchema.safeParse(name).success) return notFoundPage(c, deps);
     const report = await packageReport(deps.audit, deps.registry.current(), name, 50);
     return page(
       c,
