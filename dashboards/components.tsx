@@ -6,8 +6,6 @@
  */
 import type { Child } from "hono/jsx";
 import type { ReportQuery } from "../src/reports/params.ts";
-import type { AuditRow } from "../src/store/types.ts";
-import { categoryLabel } from "./category_labels.ts";
 
 export { CATEGORY_KINDS, CATEGORY_LABELS, categoryLabel } from "./category_labels.ts";
 
@@ -183,74 +181,6 @@ export function TableWrap(props: { label: string; children?: Child }) {
     <div class="table-wrap" tabindex={0} role="region" aria-label={props.label}>
       {props.children}
     </div>
-  );
-}
-
-/** Audit rows (decisions, denials or scanner alerts) as a sortable table; cards on a phone. */
-export function AuditTable(
-  props: {
-    rows: AuditRow[];
-    caption: string;
-    empty: string;
-    testid?: string;
-    /** Show the denial category and source columns (audit browser). */
-    detailed?: boolean;
-  },
-) {
-  if (props.rows.length === 0) return <Empty>{props.empty}</Empty>;
-  return (
-    <TableWrap label={props.caption}>
-      <table data-testid={props.testid} class="sortable cards">
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Package</th>
-            <th scope="col">Version</th>
-            <th scope="col">Verdict</th>
-            {props.detailed ? <th scope="col">Category</th> : null}
-            <th scope="col">Project</th>
-            {props.detailed ? <th scope="col">Agent</th> : null}
-            {props.detailed ? <th scope="col">Source</th> : null}
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr>
-              <td data-label="Time" data-sort={row.ts}>
-                <Time iso={row.ts} />
-              </td>
-              <td data-label="Package">
-                <PackageLink name={row.package} />
-              </td>
-              <td data-label="Version">{row.version ?? "any"}</td>
-              <td data-label="Verdict">
-                <Badge kind={row.verdict} />
-              </td>
-              {props.detailed
-                ? <td data-label="Category">{categoryLabel(row.denial_category)}</td>
-                : null}
-              <td data-label="Project">{row.project}</td>
-              {props.detailed
-                ? (
-                  <td data-label="Agent">
-                    {row.agent_model
-                      ? `${row.agent_model}${row.agent_version ? ` ${row.agent_version}` : ""}`
-                      : "—"}
-                  </td>
-                )
-                : null}
-              {props.detailed ? <td data-label="Source">{row.source}</td> : null}
-              <td data-label="Reason" class="reason">
-                {row.reason}
-                {row.cve_ids.length ? <div class="muted">{row.cve_ids.join(", ")}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
   );
 }
 

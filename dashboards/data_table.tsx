@@ -22,6 +22,8 @@ export interface DataTableProps<T> {
   /** The region's accessible name. */
   label: string;
   testid: string;
+  /** The table's caption, when it has one. */
+  caption?: string;
   /** Classes after `sortable`, e.g. `cards` (rows become cards on a phone; cells carry `data-label`). */
   class?: string;
   columns: Column[];
@@ -53,6 +55,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <TableWrap label={props.label}>
       <table data-testid={props.testid} class={classes}>
+        {props.caption ? <caption>{props.caption}</caption> : null}
         <thead>
           <tr>
             {props.columns.map((column) => <Heading key={column.title} column={column} />)}

@@ -8,7 +8,8 @@
 import type { Threat } from "../src/core/types.ts";
 import type { ThreatSummary } from "../src/reports/threats.ts";
 import type { AuditRow } from "../src/store/types.ts";
-import { AuditTable, Card, Empty, TableWrap } from "./components.tsx";
+import { Card, Empty, TableWrap } from "./components.tsx";
+import { AuditTable } from "./audit_table.tsx";
 
 /** Human names of the threat kinds. */
 export const THREAT_LABELS: Record<Threat["kind"], string> = {

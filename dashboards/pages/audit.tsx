@@ -9,7 +9,8 @@
 import { AUDIT_CATEGORIES, AUDIT_VERDICTS } from "../../src/reports/audit_log.ts";
 import type { AuditPage as AuditPageData, AuditQuery } from "../../src/reports/audit_log.ts";
 import { CALL_SOURCES } from "../../src/store/types.ts";
-import { AuditTable, Card, categoryLabel, ENUM_LABELS, PageHeader } from "../components.tsx";
+import { Card, categoryLabel, ENUM_LABELS, PageHeader } from "../components.tsx";
+import { AuditTable } from "../audit_table.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 
 /** View model of the audit browser. */

@@ -7,16 +7,8 @@
 import type { ActivityReport } from "../../src/reports/activity.ts";
 import type { LegalReport } from "../../src/reports/legal.ts";
 import type { ReportQuery, VerdictCounts } from "../../src/reports/params.ts";
-import {
-  AuditTable,
-  Bars,
-  Card,
-  Empty,
-  PageHeader,
-  ReportFilters,
-  Stats,
-  TableWrap,
-} from "../components.tsx";
+import { Bars, Card, Empty, PageHeader, ReportFilters, Stats, TableWrap } from "../components.tsx";
+import { AuditTable } from "../audit_table.tsx";
 import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
 import { CategoryBars, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";

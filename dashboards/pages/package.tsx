@@ -12,7 +12,6 @@ import { isValidName } from "../../src/core/names.ts";
 import type { CompiledRegistry } from "../../src/core/types.ts";
 import type { PackageReport } from "../../src/reports/package.ts";
 import {
-  AuditTable,
   Badge,
   Card,
   categoryLabel,
@@ -22,6 +21,7 @@ import {
   PageHeader,
   Time,
 } from "../components.tsx";
+import { AuditTable } from "../audit_table.tsx";
 import { type Column, DataTable } from "../data_table.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
 import { PackageThreatsCard } from "../threats.tsx";

@@ -7,16 +7,8 @@
 import type { ActivityReport } from "../../src/reports/activity.ts";
 import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
-import {
-  AuditTable,
-  Badge,
-  Bars,
-  Card,
-  Empty,
-  PageHeader,
-  ReportFilters,
-  Stats,
-} from "../components.tsx";
+import { Badge, Bars, Card, Empty, PageHeader, ReportFilters, Stats } from "../components.tsx";
+import { AuditTable } from "../audit_table.tsx";
 import { DataTable, PackageCell } from "../data_table.tsx";
 import { DataBanner, emptyText, tileCaveat } from "../data_banner.tsx";
 import { scannerSentence } from "../status_strip.tsx";

@@ -14,7 +14,6 @@ import type { ReportQuery } from "../../src/reports/params.ts";
 import type { SecurityReport } from "../../src/reports/security.ts";
 import { StackedDays } from "../charts.tsx";
 import {
-  AuditTable,
   Badge,
   Bars,
   Card,
@@ -24,6 +23,7 @@ import {
   ReportFilters,
   Stats,
 } from "../components.tsx";
+import { AuditTable } from "../audit_table.tsx";
 import { AvailabilityCard } from "../data_state.tsx";
 import { DenialsPerDay, TopDenied } from "../denials.tsx";
 import { type Chrome, Layout } from "../layout.tsx";
