@@ -15,25 +15,21 @@
 
 import { type Dependencies, diffDependencies } from "../dependency_diff.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
-import { normalizeName } from "../../../src/core/names.ts";
+import { normalizeName, plainRequirement as plainForm } from "../../../src/core/names.ts";
 import { lazyImport } from "../lazy_import.ts";
 import type { RangeQuery } from "../range_query.ts";
 import type { ManifestChange } from "./precommit.ts";
 import { judgeQueries, type PrecommitClient, type PrecommitResult } from "./precommit_verdict.ts";
 
-// A name starting with a digit is left out: `pinnedVersion` reads `9lives==1` as a Poetry constraint.
-const NAME = "[A-Za-z](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
-const RELEASE = "\\d+(?:\\.\\d+)*";
-/** One clause: `==`/`!=`/`>=`/`<=`/`<`/`>` with a release number, `~=` with two parts or more. */
-const CLAUSE = `(?:(?:==|!=|>=|<=|<|>)\\s*${RELEASE}|~=\\s*\\d+(?:\\.\\d+)+)`;
-/** A plain requirement: a name and, optionally, comma-separated clauses. */
-const PLAIN = new RegExp(`^(${NAME})\\s*(${CLAUSE}(?:\\s*,\\s*${CLAUSE})*)?$`);
-
-/** A plain requirement's name and clauses (whitespace removed), or null for any other form. */
+/**
+ * A plain requirement's name and clauses (whitespace removed), or null for
+ * any other form. A name starting with a digit is left out: `pinnedVersion`
+ * reads `9lives==1` as a Poetry constraint.
+ */
 export function plainRequirement(spec: string): { name: string; clauses: string[] } | null {
-  const m = PLAIN.exec(spec);
-  if (!m) return null;
-  return { name: m[1], clauses: m[2] ? m[2].replace(/\s+/g, "").split(",") : [] };
+  const plain = plainForm(spec);
+  if (!plain || !/^[A-Za-z]/.test(plain.name)) return null;
+  return { name: plain.name, clauses: plain.clauses.map((c) => `${c.operator}${c.version}`) };
 }
 
 /**
