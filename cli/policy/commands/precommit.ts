@@ -16,6 +16,7 @@ import { fileAt, stagedPaths } from "../git.ts";
 import type { ManifestChange } from "../hooks/precommit.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
+import { stagedDiff } from "../staged_diff.ts";
 
 /** Options of `precommit`. */
 export interface PrecommitCommandOptions {
@@ -24,6 +25,14 @@ export interface PrecommitCommandOptions {
 }
 
 async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChange[]> {
+  // One git process for the names and both versions; file by file when it cannot be read exactly.
+  const diff = all ? null : await stagedDiff(cwd);
+  if (diff !== null) {
+    return diff.filter((f) =>
+      manifestKind(f.path) !== null &&
+      (manifestKind(f.path) !== "script" || f.after.includes("# /// script"))
+    );
+  }
   const changes: ManifestChange[] = [];
   for (const path of await stagedPaths(cwd, all)) {
     const kind = manifestKind(path);
