@@ -17,6 +17,7 @@ import { type Dependencies, diffDependencies } from "../dependency_diff.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { normalizeName, plainRequirement as plainForm } from "../../../src/core/names.ts";
 import { lazyImport } from "../lazy_import.ts";
+import { parseSimpleToml } from "../simple_toml.ts";
 import type { RangeQuery } from "../range_query.ts";
 import type { ManifestChange } from "./precommit.ts";
 import { judgeQueries, type PrecommitClient, type PrecommitResult } from "./precommit_verdict.ts";
@@ -167,7 +168,8 @@ export function quickAdded(
 /**
  * Runs the pre-commit check by the quick readers, or returns null when the
  * staged manifests need the full check (`runPrecommit`). smol-toml is loaded
- * only when a `pyproject.toml` is staged.
+ * only for a staged `pyproject.toml` outside the simple TOML reader's subset
+ * (`simple_toml.ts`).
  */
 export async function quickPrecommit(
   manifests: ManifestChange[],
@@ -176,13 +178,21 @@ export async function quickPrecommit(
   if (!manifests.every((m) => ["requirements", "pyproject"].includes(manifestKind(m.path)!))) {
     return null;
   }
-  let parseToml: ParseToml = () => {
+  // The simple TOML reader takes most small files; smol-toml is loaded only for the others.
+  const simple = new Map<string, Doc | null>();
+  for (const m of manifests) {
+    if (manifestKind(m.path) !== "pyproject") continue;
+    for (const text of [m.before, m.after]) {
+      if (text !== null && !simple.has(text)) simple.set(text, parseSimpleToml(text));
+    }
+  }
+  let full: ParseToml = () => {
     throw new Error("no TOML reader loaded");
   };
-  if (manifests.some((m) => manifestKind(m.path) === "pyproject")) {
-    parseToml = (await lazyImport<typeof import("smol-toml")>("smol-toml")).parse as ParseToml;
+  if ([...simple.values()].includes(null)) {
+    full = (await lazyImport<typeof import("smol-toml")>("smol-toml")).parse as ParseToml;
   }
-  const added = quickAdded(manifests, parseToml);
+  const added = quickAdded(manifests, (text) => simple.get(text) ?? full(text));
   if (added === null) return null;
   if (added.size === 0) return { code: 0, stderr: "" };
   const queries = [...added].map(([name, spec]) => quickQuery(name, spec));
