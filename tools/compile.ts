@@ -68,7 +68,6 @@ export const TARGETS: CompileTarget[] = [
       "cli/policy/hooks/precommit_quick.ts",
       "cli/policy/offline_registry.ts",
       "cli/policy/pyproject_toml.ts",
-      "cli/policy/staged_diff.ts",
       "src/api/approvals.ts",
       "src/api/reports.ts",
       "src/api/service.ts",

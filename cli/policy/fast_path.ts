@@ -141,15 +141,10 @@ export function fastCommand(args: string[]): FastCommand | null {
       };
     case "precommit":
       return async (io) => {
-        const all = values.all === true;
-        // git reads the staged diff while the command's modules load (docs/performance.md).
-        const staged = all ? undefined : lazyImport<typeof import("./staged_diff.ts")>(
-          new URL("./staged_diff.ts", import.meta.url),
-        ).then((m) => m.stagedDiff(io.cwd));
         const { precommit } = await lazyImport<typeof import("./commands/precommit.ts")>(
           new URL("./commands/precommit.ts", import.meta.url),
         );
-        return precommit(io, { all, staged });
+        return precommit(io, { all: values.all === true });
       };
   }
 }

@@ -16,23 +16,17 @@ import { fileAt, stagedPaths } from "../git.ts";
 import type { ManifestChange } from "../hooks/precommit.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
-import { stagedDiff, type StagedFile } from "../staged_diff.ts";
+import { stagedDiff } from "../staged_diff.ts";
 
 /** Options of `precommit`. */
 export interface PrecommitCommandOptions {
   /** Check every dependency of every manifest in the index, not only the staged change. */
   all?: boolean;
-  /** The staged diff (`stagedDiff`), started by the caller so that git runs while modules load. */
-  staged?: Promise<StagedFile[] | null>;
 }
 
-async function stagedManifests(
-  cwd: string,
-  all: boolean,
-  staged?: Promise<StagedFile[] | null>,
-): Promise<ManifestChange[]> {
+async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChange[]> {
   // One git process for the names and both versions; file by file when it cannot be read exactly.
-  const diff = all ? null : await (staged ?? stagedDiff(cwd));
+  const diff = all ? null : await stagedDiff(cwd);
   if (diff !== null) {
     return diff.filter((f) =>
       manifestKind(f.path) !== null &&
@@ -65,7 +59,6 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     config = await loadConfig(io.cwd);
   } catch (error) {
     if (!(error instanceof ClientError)) throw error;
-    await options.staged; // never leave a git process behind
     io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
     return 1;
   }
@@ -76,7 +69,7 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const manifests = await stagedManifests(io.cwd, options.all ?? false, options.staged);
+  const manifests = await stagedManifests(io.cwd, options.all ?? false);
   // No manifest staged: nothing to parse or ask, so the requirement parser stays unloaded.
   if (manifests.length === 0) return 0;
   // Plain requirements (`name==1.2`) are read without the requirement parser.
