@@ -7,7 +7,6 @@
  * @module
  */
 
-import { clientFromConfig } from "../api_client.ts";
 import type { ApiClient } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
@@ -62,6 +61,12 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
     return 1;
   }
+  const manifests = await stagedManifests(io.cwd, options.all ?? false);
+  // No manifest staged: nothing to parse or ask, so neither the API client nor a parser loads.
+  if (manifests.length === 0) return 0;
+  const { clientFromConfig } = await lazyImport<typeof import("../api_client.ts")>(
+    new URL("../api_client.ts", import.meta.url),
+  );
   let client: ApiClient | ClientError;
   try {
     client = clientFromConfig(config, { source: "precommit", env: io.env, fetch: io.fetch });
@@ -69,9 +74,6 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const manifests = await stagedManifests(io.cwd, options.all ?? false);
-  // No manifest staged: nothing to parse or ask, so the requirement parser stays unloaded.
-  if (manifests.length === 0) return 0;
   // Plain requirements (`name==1.2`) are read without the requirement parser.
   const { quickPrecommit } = await lazyImport<typeof import("../hooks/precommit_quick.ts")>(
     new URL("../hooks/precommit_quick.ts", import.meta.url),
