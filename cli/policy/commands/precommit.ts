@@ -64,9 +64,14 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
   const manifests = await stagedManifests(io.cwd, options.all ?? false);
   // No manifest staged: nothing to parse or ask, so neither the API client nor a parser loads.
   if (manifests.length === 0) return 0;
-  const { clientFromConfig } = await lazyImport<typeof import("../api_client.ts")>(
-    new URL("../api_client.ts", import.meta.url),
-  );
+  // The API client and the quick path (plain requirements such as `name==1.2`, read without the
+  // requirement parser) are both needed from here on: loaded together.
+  const [{ clientFromConfig }, { quickPrecommit }] = await Promise.all([
+    lazyImport<typeof import("../api_client.ts")>(new URL("../api_client.ts", import.meta.url)),
+    lazyImport<typeof import("../hooks/precommit_quick.ts")>(
+      new URL("../hooks/precommit_quick.ts", import.meta.url),
+    ),
+  ]);
   let client: ApiClient | ClientError;
   try {
     client = clientFromConfig(config, { source: "precommit", env: io.env, fetch: io.fetch });
@@ -74,10 +79,6 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  // Plain requirements (`name==1.2`) are read without the requirement parser.
-  const { quickPrecommit } = await lazyImport<typeof import("../hooks/precommit_quick.ts")>(
-    new URL("../hooks/precommit_quick.ts", import.meta.url),
-  );
   const quick = await quickPrecommit(manifests, client);
   if (quick !== null) {
     io.stderr(quick.stderr);
