@@ -56,6 +56,7 @@ export const TARGETS: CompileTarget[] = [
     entry: "cli/policy.ts",
     assets: [
       "cli/policy/program.ts",
+      "cli/policy/api_client.ts",
       "cli/policy/commands/check.ts",
       "cli/policy/commands/hook.ts",
       "cli/policy/commands/hook_decide.ts",

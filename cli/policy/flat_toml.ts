@@ -14,16 +14,33 @@
 /** A value this reader accepts. */
 export type FlatValue = string | number | boolean;
 
+/** A basic string without escapes (regular-expression source). */
+export const BASIC_STRING = '"[^"\\\\\\u0000-\\u001f\\u007f]*"';
+/** A literal string (regular-expression source). */
+export const LITERAL_STRING = "'[^'\\u0000-\\u0008\\u000a-\\u001f\\u007f]*'";
+/** Any value this reader accepts (regular-expression source). */
+export const FLAT_VALUE = [
+  BASIC_STRING,
+  LITERAL_STRING,
+  "true|false",
+  "[+-]?(?:0|[1-9][0-9]{0,14})(?:\\.[0-9]{1,15})?", // no _, exponents or leading zeros
+].join("|");
+
+/** A comment to the end of the line (regular-expression source). */
+export const COMMENT = "#[^\\u0000-\\u0008\\u000a-\\u001f\\u007f]*";
+
 const LINE = new RegExp(
-  "^[ \\t]*(?:([A-Za-z0-9_-]+)[ \\t]*=[ \\t]*(" +
-    [
-      '"[^"\\\\\\u0000-\\u001f\\u007f]*"', // basic string, no escapes
-      "'[^'\\u0000-\\u0008\\u000a-\\u001f\\u007f]*'", // literal string
-      "true|false",
-      "[+-]?(?:0|[1-9][0-9]{0,14})(?:\\.[0-9]{1,15})?", // no _, exponents or leading zeros
-    ].join("|") +
-    "))?[ \\t]*(?:#[^\\u0000-\\u0008\\u000a-\\u001f\\u007f]*)?$",
+  "^[ \\t]*(?:([A-Za-z0-9_-]+)[ \\t]*=[ \\t]*(" + FLAT_VALUE + "))?[ \\t]*(?:" + COMMENT + ")?$",
 );
+
+/** The value of a text matched by {@link FLAT_VALUE}. */
+export function flatValue(text: string): FlatValue {
+  return text.startsWith('"') || text.startsWith("'")
+    ? text.slice(1, -1)
+    : text === "true" || text === "false"
+    ? text === "true"
+    : Number(text);
+}
 
 /**
  * The table `text` holds, or null when it is not in the flat subset.
@@ -44,11 +61,7 @@ export function parseFlatToml(text: string): Record<string, FlatValue> | null {
     const [, key, value] = match;
     if (key === undefined) continue;
     if (Object.hasOwn(table, key) || key === "__proto__") return null;
-    table[key] = value.startsWith('"') || value.startsWith("'")
-      ? value.slice(1, -1)
-      : value === "true" || value === "false"
-      ? value === "true"
-      : Number(value);
+    table[key] = flatValue(value);
   }
   return table;
 }

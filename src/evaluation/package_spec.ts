@@ -11,6 +11,7 @@ import {
   isValidName,
   MAX_PACKAGE_SPEC_LENGTH,
   normalizeName,
+  plainRequirement,
   SPEC_TOO_LONG_MESSAGE,
 } from "../core/names.ts";
 import type { EvaluationRequest } from "../core/types.ts";
@@ -48,9 +49,13 @@ export function parsePackageSpec(
   let name = text;
   let pinned: string | null = null;
   if (!isValidName(text)) {
+    // The plain form (`name>=1.0,<2`) is read without the PEP 508 grammar, as that grammar reads it.
+    const plain = plainRequirement(text);
     let parsed;
     try {
-      parsed = parsePipRequirementsLine(text);
+      parsed = plain
+        ? { type: "ProjectName" as const, name: plain.name, versionSpec: plain.clauses }
+        : parsePipRequirementsLine(text);
     } catch {
       parsed = null;
     }

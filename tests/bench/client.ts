@@ -8,7 +8,10 @@
  * that is not a manifest, and a Bash command that installs nothing: goal ≤ 1.5
  * × empty, issue #27), `policy precommit` with nothing staged, and with a
  * staged commit adding 50 dependencies to `pyproject.toml` and to
- * `requirements.txt` (real git repositories; one batch evaluation each).
+ * `requirements.txt` (real git repositories; one batch evaluation each), and
+ * two floor rows: a script that only runs `git diff --cached -p`, and one that
+ * also sends the 50 queries to policyd in one HTTP/1.1 exchange (what a
+ * pre-commit check in Deno cannot go below).
  *
  * It times the processes itself (no hyperfine): the rounds are interleaved
  * (every command once per round, after two warm-up rounds), each command runs
@@ -57,6 +60,28 @@ await writePolicyToml(clean, server.url);
 await gitIn(repo, ["add", "-A"]);
 const empty = join(repo, "empty.ts");
 await Deno.writeTextFile(empty, "");
+// The floor of any pre-commit check in Deno: one git process reading the staged diff and, given a
+// URL, one HTTP/1.1 exchange sending the 50 range queries; no parsing, validation or output.
+const floor = join(repo, "floor.ts");
+await Deno.writeTextFile(
+  floor,
+  `await new Deno.Command("git", { args: ["diff", "--cached", "-p"], stdout: "piped" }).output();
+const target = Deno.args[0];
+if (target) {
+  const url = new URL(target);
+  const body = ${
+    JSON.stringify(JSON.stringify({ packages: names.map((n) => ({ package: JSON.parse(n) })) }))
+  };
+  const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
+  const head = "POST /api/v1/evaluate/batch HTTP/1.1\\r\\nhost: " + url.host +
+    "\\r\\ncontent-type: application/json\\r\\nconnection: close\\r\\ncontent-length: ";
+  await conn.write(new TextEncoder().encode(head + body.length + "\\r\\n\\r\\n" + body));
+  const buffer = new Uint8Array(65536);
+  while ((await conn.read(buffer)) !== null) continue;
+  conn.close();
+}
+`,
+);
 /** Writes one hook payload for the benchmark and returns its path. */
 async function hookPayload(name: string, toolName: string, toolInput: Record<string, string>) {
   const path = join(repo, name);
@@ -94,6 +119,12 @@ const commands: Array<[string, string]> = [
   ["policy precommit (nothing)", `cd ${quote([clean])} && ${policy("precommit")}`],
   ["policy precommit (50 deps)", policy("precommit")],
   ["policy precommit (50 reqs)", `cd ${quote([reqs])} && ${policy("precommit")}`],
+  // The floor rows: what the two pre-commit rows above cannot go below (docs/performance.md).
+  ["floor: git diff only", quote([Deno.execPath(), "run", "-A", "--config", config, floor])],
+  [
+    "floor: git diff + batch HTTP",
+    quote([Deno.execPath(), "run", "-A", "--config", config, floor, server.url]),
+  ],
 ];
 
 /** Wall and children's CPU time (ms) of one `bash -c 'CMD; times'` run in the repository. */

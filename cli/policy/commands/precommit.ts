@@ -7,7 +7,6 @@
  * @module
  */
 
-import { clientFromConfig } from "../api_client.ts";
 import type { ApiClient } from "../api_client.ts";
 import { loadConfig } from "../config.ts";
 import { ClientError, oneLine } from "../exit_codes.ts";
@@ -16,6 +15,7 @@ import { fileAt, stagedPaths } from "../git.ts";
 import type { ManifestChange } from "../hooks/precommit.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
+import { stagedDiff } from "../staged_diff.ts";
 
 /** Options of `precommit`. */
 export interface PrecommitCommandOptions {
@@ -24,6 +24,14 @@ export interface PrecommitCommandOptions {
 }
 
 async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChange[]> {
+  // One git process for the names and both versions; file by file when it cannot be read exactly.
+  const diff = all ? null : await stagedDiff(cwd);
+  if (diff !== null) {
+    return diff.filter((f) =>
+      manifestKind(f.path) !== null &&
+      (manifestKind(f.path) !== "script" || f.after.includes("# /// script"))
+    );
+  }
   const changes: ManifestChange[] = [];
   for (const path of await stagedPaths(cwd, all)) {
     const kind = manifestKind(path);
@@ -53,6 +61,17 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
     return 1;
   }
+  const manifests = await stagedManifests(io.cwd, options.all ?? false);
+  // No manifest staged: nothing to parse or ask, so neither the API client nor a parser loads.
+  if (manifests.length === 0) return 0;
+  // The API client and the quick path (plain requirements such as `name==1.2`, read without the
+  // requirement parser) are both needed from here on: loaded together.
+  const [{ clientFromConfig }, { quickPrecommit }] = await Promise.all([
+    lazyImport<typeof import("../api_client.ts")>(new URL("../api_client.ts", import.meta.url)),
+    lazyImport<typeof import("../hooks/precommit_quick.ts")>(
+      new URL("../hooks/precommit_quick.ts", import.meta.url),
+    ),
+  ]);
   let client: ApiClient | ClientError;
   try {
     client = clientFromConfig(config, { source: "precommit", env: io.env, fetch: io.fetch });
@@ -60,13 +79,6 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     if (!(error instanceof ClientError)) throw error;
     client = error;
   }
-  const manifests = await stagedManifests(io.cwd, options.all ?? false);
-  // No manifest staged: nothing to parse or ask, so the requirement parser stays unloaded.
-  if (manifests.length === 0) return 0;
-  // Plain requirements (`name==1.2`) are read without the requirement parser.
-  const { quickPrecommit } = await lazyImport<typeof import("../hooks/precommit_quick.ts")>(
-    new URL("../hooks/precommit_quick.ts", import.meta.url),
-  );
   const quick = await quickPrecommit(manifests, client);
   if (quick !== null) {
     io.stderr(quick.stderr);

@@ -15,25 +15,22 @@
 
 import { type Dependencies, diffDependencies } from "../dependency_diff.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
-import { normalizeName } from "../../../src/core/names.ts";
+import { normalizeName, plainRequirement as plainForm } from "../../../src/core/names.ts";
 import { lazyImport } from "../lazy_import.ts";
+import { parseSimpleToml } from "../simple_toml.ts";
 import type { RangeQuery } from "../range_query.ts";
 import type { ManifestChange } from "./precommit.ts";
 import { judgeQueries, type PrecommitClient, type PrecommitResult } from "./precommit_verdict.ts";
 
-// A name starting with a digit is left out: `pinnedVersion` reads `9lives==1` as a Poetry constraint.
-const NAME = "[A-Za-z](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
-const RELEASE = "\\d+(?:\\.\\d+)*";
-/** One clause: `==`/`!=`/`>=`/`<=`/`<`/`>` with a release number, `~=` with two parts or more. */
-const CLAUSE = `(?:(?:==|!=|>=|<=|<|>)\\s*${RELEASE}|~=\\s*\\d+(?:\\.\\d+)+)`;
-/** A plain requirement: a name and, optionally, comma-separated clauses. */
-const PLAIN = new RegExp(`^(${NAME})\\s*(${CLAUSE}(?:\\s*,\\s*${CLAUSE})*)?$`);
-
-/** A plain requirement's name and clauses (whitespace removed), or null for any other form. */
+/**
+ * A plain requirement's name and clauses (whitespace removed), or null for
+ * any other form. A name starting with a digit is left out: `pinnedVersion`
+ * reads `9lives==1` as a Poetry constraint.
+ */
 export function plainRequirement(spec: string): { name: string; clauses: string[] } | null {
-  const m = PLAIN.exec(spec);
-  if (!m) return null;
-  return { name: m[1], clauses: m[2] ? m[2].replace(/\s+/g, "").split(",") : [] };
+  const plain = plainForm(spec);
+  if (!plain || !/^[A-Za-z]/.test(plain.name)) return null;
+  return { name: plain.name, clauses: plain.clauses.map((c) => `${c.operator}${c.version}`) };
 }
 
 /**
@@ -171,7 +168,8 @@ export function quickAdded(
 /**
  * Runs the pre-commit check by the quick readers, or returns null when the
  * staged manifests need the full check (`runPrecommit`). smol-toml is loaded
- * only when a `pyproject.toml` is staged.
+ * only for a staged `pyproject.toml` outside the simple TOML reader's subset
+ * (`simple_toml.ts`).
  */
 export async function quickPrecommit(
   manifests: ManifestChange[],
@@ -180,13 +178,21 @@ export async function quickPrecommit(
   if (!manifests.every((m) => ["requirements", "pyproject"].includes(manifestKind(m.path)!))) {
     return null;
   }
-  let parseToml: ParseToml = () => {
+  // The simple TOML reader takes most small files; smol-toml is loaded only for the others.
+  const simple = new Map<string, Doc | null>();
+  for (const m of manifests) {
+    if (manifestKind(m.path) !== "pyproject") continue;
+    for (const text of [m.before, m.after]) {
+      if (text !== null && !simple.has(text)) simple.set(text, parseSimpleToml(text));
+    }
+  }
+  let full: ParseToml = () => {
     throw new Error("no TOML reader loaded");
   };
-  if (manifests.some((m) => manifestKind(m.path) === "pyproject")) {
-    parseToml = (await lazyImport<typeof import("smol-toml")>("smol-toml")).parse as ParseToml;
+  if ([...simple.values()].includes(null)) {
+    full = (await lazyImport<typeof import("smol-toml")>("smol-toml")).parse as ParseToml;
   }
-  const added = quickAdded(manifests, parseToml);
+  const added = quickAdded(manifests, (text) => simple.get(text) ?? full(text));
   if (added === null) return null;
   if (added.size === 0) return { code: 0, stderr: "" };
   const queries = [...added].map(([name, spec]) => quickQuery(name, spec));
