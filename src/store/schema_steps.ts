@@ -245,19 +245,4 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       CREATE INDEX registry_changes_package ON registry_changes (package, id);
     `,
   },
-  {
-    name: "PostgreSQL: plain ALLOWED answers skip the (verdict, ts) index",
-    // Most audit rows are ALLOWED answers, and no query finds them through this index: filters
-    // that list ALLOWED read a time range through (ts) (query plans on PostgreSQL: docs/
-    // performance.md, issue 34). The partial index still serves every filter without ALLOWED
-    // (denials, provisional answers, the scanner's CVE_ALERT rows): the planner proves
-    // `verdict IN (…)` implies the predicate. One index write less per allowed answer. SQLite
-    // keeps the full index: its planner proves a partial index's predicate only from the same
-    // term, so `verdict IN (…)` could not use it.
-    versions: { postgres: 9 },
-    sql: () => `
-      DROP INDEX audit_log_verdict_ts;
-      CREATE INDEX audit_log_verdict_ts ON audit_log (verdict, ts) WHERE verdict <> 'ALLOWED';
-    `,
-  },
 ];
