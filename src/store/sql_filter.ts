@@ -100,11 +100,11 @@ export const AUDIT_JSON_COLUMNS: ReadonlySet<string> = new Set([
   "threats",
 ]);
 
-/** The values of {@link AUDIT_INSERT_COLUMNS} for one row; JSON columns as JSON strings. */
-export function auditInsertValues(
-  row: NewAuditRow,
-  ts: string,
-): Array<string | number | null> {
+/**
+ * The values of {@link AUDIT_INSERT_COLUMNS} for one row, JSON columns as
+ * their documents (not yet serialised).
+ */
+export function auditValues(row: NewAuditRow, ts: string): unknown[] {
   return [
     ts,
     row.package,
@@ -117,16 +117,33 @@ export function auditInsertValues(
     row.agent_version,
     row.source,
     row.denial_category,
-    JSON.stringify(row.cve_ids),
+    row.cve_ids,
     row.max_cvss,
     row.registry_status,
     row.registry_version,
     row.license_raw,
     row.reason,
-    row.data ? JSON.stringify(row.data) : null,
-    JSON.stringify(row.exceptions_applied ?? []),
-    JSON.stringify(row.threats ?? []),
+    row.data ?? null,
+    row.exceptions_applied ?? [],
+    row.threats ?? [],
   ];
+}
+
+/** Positions of the JSON columns in {@link AUDIT_INSERT_COLUMNS}. */
+const JSON_POSITIONS = AUDIT_INSERT_COLUMNS.flatMap((column, i) =>
+  AUDIT_JSON_COLUMNS.has(column) ? [i] : []
+);
+
+/** The values of {@link AUDIT_INSERT_COLUMNS} for one row; JSON columns as JSON strings. */
+export function auditInsertValues(
+  row: NewAuditRow,
+  ts: string,
+): Array<string | number | null> {
+  const values = auditValues(row, ts);
+  for (const i of JSON_POSITIONS) {
+    if (values[i] !== null) values[i] = JSON.stringify(values[i]);
+  }
+  return values as Array<string | number | null>;
 }
 
 /** The stored form of a new row: the optional columns filled with their defaults. */

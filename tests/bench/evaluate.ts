@@ -82,7 +82,7 @@ interface WrkResult {
   errors: number;
   /** CPU time of the server process per answered request, µs (null off Linux). */
   cpuPerRequestUs: number | null;
-  /** CPU time of the PostgreSQL server's processes per answered request, µs (`postgres` only). */
+  /** CPU time of the PostgreSQL processes serving the bench's database per answered request, µs (`postgres` only). */
   dbCpuPerRequestUs: number | null;
 }
 
@@ -100,28 +100,36 @@ function processCpuSeconds(pid: number): number | null {
   }
 }
 
-/** CPU seconds of every local `postgres` server process so far (null off Linux). */
-function postgresServerCpuSeconds(): number | null {
-  let total = 0;
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name)) continue;
-      try {
-        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-        if (!stat.includes("(postgres)")) continue;
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-      } catch { /* the process ended */ }
-    }
-  } catch {
-    return null;
+/**
+ * CPU seconds so far of each PostgreSQL process working for `database`: its
+ * backends and the server's own background processes (WAL writer,
+ * checkpointer…), not the backends of other databases on the same server
+ * (other work on the machine). Null off Linux.
+ */
+async function postgresCpuSeconds(database: string): Promise<Map<number, number> | null> {
+  const rows = await pgAdmin((sql) =>
+    sql`SELECT pid FROM pg_stat_activity
+      WHERE datname = ${database} OR (datname IS NULL AND backend_type <> 'client backend')`
+  );
+  const seconds = new Map<number, number>();
+  for (const { pid } of rows) {
+    const cpu = processCpuSeconds(Number(pid));
+    if (cpu === null) continue; // the process ended, or not Linux
+    seconds.set(Number(pid), cpu);
   }
+  return seconds.size ? seconds : null;
+}
+
+/** CPU seconds spent between two readings (a process that started in between counts from 0). */
+function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, cpu] of after) total += cpu - (before.get(pid) ?? 0);
   return total;
 }
 
-async function wrk(url: string, pid: number, database = false): Promise<WrkResult> {
+async function wrk(url: string, pid: number, database?: string): Promise<WrkResult> {
   const cpuBefore = processCpuSeconds(pid);
-  const dbBefore = database ? postgresServerCpuSeconds() : null;
+  const dbBefore = database ? await postgresCpuSeconds(database) : null;
   const out = await new Deno.Command(WRK, {
     args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
     stdout: "piped",
@@ -139,10 +147,10 @@ async function wrk(url: string, pid: number, database = false): Promise<WrkResul
   const cpuPerRequestUs = cpuBefore === null || cpuAfter === null || requests === 0
     ? null
     : (cpuAfter - cpuBefore) * 1e6 / requests;
-  const dbAfter = database ? postgresServerCpuSeconds() : null;
+  const dbAfter = database ? await postgresCpuSeconds(database) : null;
   const dbCpuPerRequestUs = dbBefore === null || dbAfter === null || requests === 0
     ? null
-    : (dbAfter - dbBefore) * 1e6 / requests;
+    : cpuSpent(dbBefore, dbAfter) * 1e6 / requests;
   return { rps, requests, errors, cpuPerRequestUs, dbCpuPerRequestUs };
 }
 
@@ -265,7 +273,11 @@ try {
     const cpuUs: Record<string, number | null> = {};
     for (const target of targets) {
       if (ONLY && !ONLY.has(target.name)) continue;
-      const result = await wrk(target.url, target.process.pid, target.name === "postgres");
+      const result = await wrk(
+        target.url,
+        target.process.pid,
+        target.name === "postgres" ? pgDatabase ?? undefined : undefined,
+      );
       if (result.dbCpuPerRequestUs !== null) {
         (cpu["postgres server"] ??= []).push(result.dbCpuPerRequestUs);
       }
