@@ -51,7 +51,7 @@ export function connectionServerAvailable(): boolean {
 export interface ServedConnection {
   /** Settles when the connection is closed. */
   readonly done: Promise<void>;
-  /** Answers what is in flight with `Connection: close`, then closes; an idle one closes now. */
+  /** Closes once what is in flight is answered; an idle connection closes now. */
   drain(): void;
   /** Closes the connection now (shutdown's last resort). */
   abort(): void;
@@ -63,6 +63,8 @@ export interface ConnectionDeadlines {
   headerTimeoutMs: number;
   /** Time from a response to the end of the next request's headers; 0 = none. */
   idleTimeoutMs: number;
+  /** Whether the server is shutting down: answers then say `Connection: close`. */
+  closing: () => boolean;
 }
 
 const INTERNAL_ERROR = () => new Response("internal error", { status: 500 });
@@ -98,7 +100,6 @@ export function serveConnection(
   let timerAt = Infinity;
   let inFlight = 0;
   let closed = false;
-  let draining = false;
   const abort = () => {
     clearTimeout(timer);
     if (closed) return;
@@ -138,7 +139,7 @@ export function serveConnection(
       deadline = Infinity;
       completed.then(settled, settled);
       const response = await handler(request, info);
-      return draining ? closingResponse(response) : response;
+      return deadlines.closing() ? closingResponse(response) : response;
     },
     INTERNAL_ERROR,
     () => {},
@@ -151,7 +152,6 @@ export function serveConnection(
   return {
     done,
     drain() {
-      draining = true;
       // Graceful: an idle connection closes now, a busy one after its answer.
       served.shutdown().catch(() => {});
     },

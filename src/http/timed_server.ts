@@ -93,6 +93,7 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
   const deadlines = {
     headerTimeoutMs: options.headerTimeoutMs,
     idleTimeoutMs: options.idleTimeoutMs,
+    closing: () => closing,
   };
 
   const accept = (conn: Deno.Conn) => {

@@ -153,3 +153,50 @@ Deno.test("a request answered slower than the idle time-out is not cut off", asy
     await server.shutdown();
   }
 });
+
+Deno.test("a body streamed for longer than the idle time-out is sent whole", async () => {
+  const chunks = 6;
+  const server = serveLocal(
+    { headerTimeoutMs: 100, idleTimeoutMs: 100 },
+    () => {
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          controller.enqueue(encoder.encode(`chunk ${sent}\n`));
+          if (++sent === chunks) controller.close();
+        },
+      });
+      return new Response(body);
+    },
+  );
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${server.addr.port}/download`)).text();
+    assert.equal(text, Array.from({ length: chunks }, (_, i) => `chunk ${i}\n`).join(""));
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("an answer given during shutdown says Connection: close", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => release = resolve);
+  let started!: () => void;
+  const inFlight = new Promise<void>((resolve) => started = resolve);
+  const server = serveLocal({ headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 }, async () => {
+    started();
+    await gate;
+    return new Response("last");
+  });
+  const conn = await connect(server.addr.port);
+  const answer = roundTrip(conn, "/slow");
+  await inFlight;
+  const stopping = server.shutdown();
+  release();
+  const text = await answer;
+  assert.match(text, /^HTTP\/1\.1 200/);
+  assert.match(text, /\r\nconnection: close\r\n/i);
+  assert.equal(await closedWithin(conn, 5_000), "closed");
+  conn.close();
+  await stopping;
+});
