@@ -89,7 +89,6 @@ export function indexFastPath(deps: IndexFastPathDeps): IndexFastPath {
   ): Promise<Response | null> {
     const started = deps.accessLog ? performance.now() : 0;
     const requestId = deps.requestIdOf(request.headers.get("x-request-id"));
-    const log = deps.log.child({ request_id: requestId });
     let response: Response;
     try {
       await deps.authenticator.authenticate({ headers: request.headers, remoteAddress });
@@ -108,11 +107,13 @@ export function indexFastPath(deps: IndexFastPathDeps): IndexFastPath {
           },
         });
     } catch (error) {
-      response = errorAnswer(error, log, requestId);
+      response = errorAnswer(error, deps.log.child({ request_id: requestId }), requestId);
       response.headers.set("x-request-id", requestId);
     }
     if (deps.accessLog) {
-      log.info("request", {
+      // The app's line: its request logger's fields, then these (the same JSON).
+      deps.log.info("request", {
+        request_id: requestId,
         method: "GET",
         path,
         status: response.status,

@@ -52,6 +52,7 @@ function accessLines(lines: string[]) {
     path: l.path,
     status: l.status,
     id: typeof l.request_id,
+    fields: Object.keys(l).join(","),
   }));
 }
 
