@@ -19,7 +19,6 @@
  */
 import { CONTEXT_HEADER_NAMES, PROJECT_PATTERN } from "../api/headers.ts";
 import type { Authenticator } from "../auth/types.ts";
-import { normalizeName } from "../core/names.ts";
 import { matchesIfNoneMatch } from "../index/etag.ts";
 import { negotiate, type SimpleFormat } from "../index/negotiate.ts";
 import { SIMPLE_JSON } from "../index/page.ts";
@@ -51,6 +50,14 @@ export type IndexFastPath = (
 
 /** `/simple/{name}/` or `/p/{project}/simple/{name}/`, path only. */
 const PAGE_PATH = /^(?:\/p\/([^/%]+))?\/simple\/([A-Za-z0-9._-]{1,200})\/$/;
+
+/** What `normalizeName` would change in a name of `PAGE_PATH` (upper case, `_`, `.`, runs of `-`). */
+const NOT_NORMAL = /[A-Z_.]|--/;
+
+/** Whether a name of letters, digits and `._-` is its own PEP 503 normal form (no regex replace). */
+export function isNormalName(name: string): boolean {
+  return !NOT_NORMAL.test(name);
+}
 
 /** Answers of `negotiate`, per `Accept` header as sent (bounded). */
 function rememberedNegotiate(): (accept: string | null) => SimpleFormat | null {
@@ -132,7 +139,7 @@ export function indexFastPath(deps: IndexFastPathDeps): IndexFastPath {
     const match = PAGE_PATH.exec(path);
     if (match === null) return null;
     const name = match[2];
-    if (normalizeName(name) !== name) return null;
+    if (!isNormalName(name)) return null;
     const headers = request.headers;
     if (headers.has(CONTEXT_HEADER_NAMES.project) || headers.has(CONTEXT_HEADER_NAMES.source)) {
       return null;
