@@ -200,3 +200,33 @@ Deno.test("an answer given during shutdown says Connection: close", async () => 
   conn.close();
   await stopping;
 });
+
+Deno.test("closed connections free their place under maxConnections", async () => {
+  const server = serveWithTimeouts({
+    hostname: "127.0.0.1",
+    port: 0,
+    headerTimeoutMs: 5_000,
+    idleTimeoutMs: 5_000,
+    maxConnections: 2,
+  }, () => new Response("ok"));
+  try {
+    // The server notices a peer's close on its own schedule: a freed place
+    // shows as a 200 within a few tries; a leaked one never does.
+    const served = async () => {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const conn = await connect(server.addr.port);
+        const answer = await roundTrip(conn, "/");
+        if (/^HTTP\/1\.1 200/.test(answer)) return conn;
+        conn.close();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error("no place freed");
+    };
+    for (let round = 0; round < 3; round++) {
+      const conns = [await served(), await served()];
+      for (const conn of conns) conn.close();
+    }
+  } finally {
+    await server.shutdown();
+  }
+});
