@@ -22,7 +22,6 @@ export type ConnectionHandler = (
 /** What the runtime's per-connection server returns. */
 interface RuntimeServer {
   finished: Promise<void>;
-  shutdown(): Promise<void>;
 }
 
 type ServeOnConnection = (
@@ -67,6 +66,17 @@ export interface ConnectionDeadlines {
   closing: () => boolean;
 }
 
+/** Swallows the error of aborting a connection the runtime has already released. */
+function ignoreReleased(event: ErrorEvent): void {
+  if (event.error instanceof Deno.errors.BadResource) event.preventDefault();
+}
+
+/** Methods whose requests carry no body the server reads. */
+const BODYLESS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Time an answer that closes the connection has to reach the peer before the close. */
+const CLOSE_GRACE_MS = 250;
+
 const INTERNAL_ERROR = () => new Response("internal error", { status: 500 });
 
 /** The response with `Connection: close`, so the peer does not send another request. */
@@ -104,7 +114,15 @@ export function serveConnection(
     clearTimeout(timer);
     if (closed) return;
     closed = true;
-    controller.abort();
+    // The runtime may have released the connection already (the peer closed
+    // it a moment ago): its abort listener then throws BadResource, reported
+    // as an uncaught error. There is nothing left to close then.
+    globalThis.addEventListener("error", ignoreReleased);
+    try {
+      controller.abort();
+    } finally {
+      globalThis.removeEventListener("error", ignoreReleased);
+    }
   };
   const schedule = (at: number) => {
     clearTimeout(timer);
@@ -127,9 +145,10 @@ export function serveConnection(
     deadline = Date.now() + ms;
     if (timerAt > deadline || timer === undefined) schedule(deadline);
   };
+  let ending = false;
   // `completed` settles once the answer is handed over (a streamed body: sent).
   const settled = () => {
-    if (--inFlight === 0) arm(deadlines.idleTimeoutMs);
+    if (--inFlight === 0) arm(ending ? CLOSE_GRACE_MS : deadlines.idleTimeoutMs);
   };
   const served = serveOnConnection(
     conn,
@@ -139,6 +158,14 @@ export function serveConnection(
       deadline = Infinity;
       completed.then(settled, settled);
       const response = await handler(request, info);
+      // An answer that ends the connection (a body over its size or deadline, a
+      // foreign Host), or one given without reading the request's body (a 401
+      // before the body): the runtime's server would go on reading what the
+      // client still sends, so the connection is closed shortly after it.
+      if (
+        (response.status >= 400 && response.headers.get("connection") === "close") ||
+        (!BODYLESS.has(request.method) && !request.bodyUsed)
+      ) ending = true;
       return deadlines.closing() ? closingResponse(response) : response;
     },
     INTERNAL_ERROR,
@@ -152,8 +179,9 @@ export function serveConnection(
   return {
     done,
     drain() {
-      // Graceful: an idle connection closes now, a busy one after its answer.
-      served.shutdown().catch(() => {});
+      // An idle connection closes after a short grace, a busy one after its answer.
+      ending = true;
+      if (inFlight === 0) arm(CLOSE_GRACE_MS);
     },
     abort,
   };

@@ -26,6 +26,20 @@ function serveLocal(
   return serveWithTimeouts({ hostname: "127.0.0.1", port: 0, ...timeouts }, handler);
 }
 
+/** A handler that answers `text` once released; `inFlight` settles when a request arrives. */
+function heldAnswer(text: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => release = resolve);
+  let started!: () => void;
+  const inFlight = new Promise<void>((resolve) => started = resolve);
+  const handler = async () => {
+    started();
+    await gate;
+    return new Response(text);
+  };
+  return { inFlight, release, handler };
+}
+
 function connect(port: number) {
   return Deno.connect({ hostname: "127.0.0.1", port });
 }
@@ -83,18 +97,8 @@ Deno.test("without time-outs a half-sent request stays open (what the time-outs 
 });
 
 Deno.test("shutdown stops accepting and lets the in-flight request finish", async () => {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => release = resolve);
-  let started!: () => void;
-  const inFlight = new Promise<void>((resolve) => started = resolve);
-  const server = serveLocal(
-    { headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 },
-    async () => {
-      started();
-      await gate;
-      return new Response("finished");
-    },
-  );
+  const { inFlight, release, handler } = heldAnswer("finished");
+  const server = serveLocal({ headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 }, handler);
   const port = server.addr.port;
   const idle = await connect(port);
   const pending = fetch(`http://127.0.0.1:${port}/slow`).then((r) => r.text());
@@ -179,15 +183,8 @@ Deno.test("a body streamed for longer than the idle time-out is sent whole", asy
 });
 
 Deno.test("an answer given during shutdown says Connection: close", async () => {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => release = resolve);
-  let started!: () => void;
-  const inFlight = new Promise<void>((resolve) => started = resolve);
-  const server = serveLocal({ headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 }, async () => {
-    started();
-    await gate;
-    return new Response("last");
-  });
+  const { inFlight, release, handler } = heldAnswer("last");
+  const server = serveLocal({ headerTimeoutMs: 10_000, idleTimeoutMs: 60_000 }, handler);
   const conn = await connect(server.addr.port);
   const answer = roundTrip(conn, "/slow");
   await inFlight;

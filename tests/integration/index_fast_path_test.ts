@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { startFakeIndex } from "../helpers/fake_index.ts";
+import { startOrgIndex } from "../helpers/token_verifier.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const REGISTRY = `
@@ -110,23 +111,8 @@ Deno.test("warm index pages answer the same with and without the fast path", asy
 });
 
 Deno.test("the fast path counts a wrong credential once against the failed-login limit", async () => {
-  const index = await startFakeIndex([{ name: "goodpkg", version: "1.0" }]);
-  const verifier = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const { token } = await req.json();
-    return token === "tok-ci-41f2"
-      ? Response.json({ id: "ci-bot", groups: [] })
-      : Response.json({}, { status: 401 });
-  });
-  const server = await startTestServer({
-    registryYaml: REGISTRY,
-    env: {
-      INDEX_UPSTREAM_URL: index.simpleUrl,
-      AUTH_ENABLED: "true",
-      AUTH_BACKEND: "webhook",
-      AUTH_VERIFY_URL: `http://127.0.0.1:${verifier.addr.port}/verify`,
-      AUTH_FAILURES_PER_MINUTE: "2",
-    },
-  });
+  const org = await startOrgIndex(REGISTRY, "tok-ci-41f2", { AUTH_FAILURES_PER_MINUTE: "2" });
+  const server = org.server;
   const basic = (password: string) => ({ authorization: `Basic ${btoa(`pip:${password}`)}` });
   try {
     // Warm the page, so the fast path (not the app) answers what follows.
@@ -146,8 +132,6 @@ Deno.test("the fast path counts a wrong credential once against the failed-login
     // Counted twice, the second wrong credential would already get the 429.
     assert.deepEqual(statuses, [401, 401, 429]);
   } finally {
-    await server.close();
-    await verifier.shutdown();
-    await index.close();
+    await org.close();
   }
 });
