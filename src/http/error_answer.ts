@@ -18,6 +18,7 @@ import { isClientAbort } from "./validate.ts";
  * @example
  * ```ts
  * import { silentLogger } from "../log/logger.ts";
+ * import { ProblemError } from "./problem.ts";
  * errorAnswer(new ProblemError(400, "invalid-request", "no"), silentLogger, "req-1").status; // 400
  * ```
  */
