@@ -12,7 +12,9 @@
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (32), BENCH_THREADS (2),
  *        BENCH_LOG_LEVEL (policyd's LOG_LEVEL, default info), BENCH_WRK (wrk),
  *        BENCH_COMPARE_REPO=DIR (also `policyd serve` from the checkout DIR, `compare`,
- *          in the same rounds: before and after a change in one run)
+ *          in the same rounds: before and after a change in one run),
+ *        BENCH_COMPARE_ENV="NAME=VALUE …" (settings of `compare` only; with
+ *          BENCH_COMPARE_REPO=. an A/B of a setting, e.g. LOG_LEVEL=warn)
  *
  * The project is `requests`, whose real OSV records (fixtures) apply to the
  * synthetic versions by their ranges, so the decisions do real work.
@@ -47,6 +49,13 @@ const WRK_OPTIONS = {
 };
 const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
 const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
+const COMPARE_ENV: Record<string, string> = Object.fromEntries(
+  (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=VALUE, got ${pair}`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }),
+);
 const VERSIONS = 300;
 const PROJECT = "requests";
 
@@ -81,7 +90,7 @@ try {
     `/simple/${PROJECT}/`,
   );
   targets.push(index);
-  const policyd = (name: string, cwd?: string) =>
+  const policyd = (name: string, cwd?: string, env: Record<string, string> = {}) =>
     spawnServer(
       name,
       ["run", "-A", "cli/policyd.ts", "serve", "--host", "127.0.0.1", "--port", "0"],
@@ -94,12 +103,13 @@ try {
         PYPI_URL: upstream.url,
         INDEX_UPSTREAM_URL: new URL("/simple/", index.url).href,
         LOG_LEVEL,
+        ...env,
       },
       `/p/bench/simple/${PROJECT}/`,
       cwd,
     );
   targets.push(await policyd("policyd"));
-  if (COMPARE_REPO) targets.push(await policyd("compare", COMPARE_REPO));
+  if (COMPARE_REPO) targets.push(await policyd("compare", COMPARE_REPO, COMPARE_ENV));
   const accept = { accept: "application/vnd.pypi.simple.v1+json" };
   for (const target of targets) await warm(target.url, 1000, accept);
   const served = await (await fetch(targets[1].url, { headers: accept })).json();
