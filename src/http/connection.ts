@@ -71,6 +71,12 @@ function ignoreReleased(event: ErrorEvent): void {
   if (event.error instanceof Deno.errors.BadResource) event.preventDefault();
 }
 
+/** Whether a request announces a body (a `POST` without one leaves nothing unread). */
+function hasBody(headers: Headers): boolean {
+  const length = headers.get("content-length");
+  return headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
+}
+
 /** Methods whose requests carry no body the server reads. */
 const BODYLESS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -164,7 +170,7 @@ export function serveConnection(
       // client still sends, so the connection is closed shortly after it.
       if (
         (response.status >= 400 && response.headers.get("connection") === "close") ||
-        (!BODYLESS.has(request.method) && !request.bodyUsed)
+        (!BODYLESS.has(request.method) && !request.bodyUsed && hasBody(request.headers))
       ) ending = true;
       return deadlines.closing() ? closingResponse(response) : response;
     },

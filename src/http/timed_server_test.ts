@@ -227,3 +227,31 @@ Deno.test("closed connections free their place under maxConnections", async () =
     await server.shutdown();
   }
 });
+
+Deno.test("an answer that leaves a request body unread closes the connection; a bodiless POST does not", async () => {
+  const server = serveLocal({ headerTimeoutMs: 5_000, idleTimeoutMs: 5_000 });
+  try {
+    const conn = await connect(server.addr.port);
+    const post = (extra: string) =>
+      conn.write(encoder.encode(`POST / HTTP/1.1\r\nHost: x\r\n${extra}\r\n`));
+    const buffer = new Uint8Array(4096);
+    // No body: the connection stays usable past the close grace.
+    await post("Content-Length: 0\r\n");
+    assert.match(
+      new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer)) ?? 0)),
+      /200/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A body the handler never reads: the server closes after its answer.
+    await post("Content-Length: 100000\r\n");
+    await conn.write(encoder.encode("x".repeat(1000)));
+    assert.match(
+      new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer)) ?? 0)),
+      /200/,
+    );
+    assert.equal(await closedWithin(conn, 5_000), "closed");
+    conn.close();
+  } finally {
+    await server.shutdown();
+  }
+});
