@@ -30,6 +30,7 @@ import { wireApprovals } from "./approvals/wiring.ts";
 import { approvablePackages } from "./approvals/approvable.ts";
 import { withBasicTokens } from "./auth/basic_token.ts";
 import { createIndexService } from "./index/service.ts";
+import { createPageRenderer } from "./index/rendered.ts";
 import { createUpstreamIndex } from "./index/upstream.ts";
 import { wireAlerts } from "./alerts/wiring.ts";
 import { createChangeLog } from "./approvals/change_log.ts";
@@ -151,6 +152,7 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     audit: store.audit,
     now,
   });
+  const indexPages = { index, render: createPageRenderer() };
   if (background && lookups.upstreams) {
     const upstreams = lookups.upstreams;
     alerts.watchUpstreams(() => upstreams.snapshot());
@@ -220,8 +222,9 @@ export async function buildServer(settings: Settings, options: BuildOptions): Pr
     accessLog: options.accessLog,
     http: typed.http,
     guard: typed.guard,
+    indexPages,
     extraRoutes: extraRoutes({
-      index,
+      index: indexPages,
       registry,
       store,
       dashboards: {

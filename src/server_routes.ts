@@ -12,6 +12,7 @@ import type { WiredAlerts } from "./alerts/wiring.ts";
 import type { AlertsAccess, AppEnv } from "./http/deps.ts";
 import { indexRoutes } from "./http/routes/index.ts";
 import type { IndexService } from "./index/service.ts";
+import type { PageRenderer } from "./index/rendered.ts";
 import type { LiveRegistry } from "./registry/live.ts";
 import type { OutboxAction, OutboxStore, Store } from "./store/types.ts";
 
@@ -64,7 +65,8 @@ export function dashboardAlerts(
 
 /** The wired parts the extra routes serve. */
 export interface ExtraRouteParts {
-  index: IndexService;
+  /** The index service and the renderings of its pages (shared with the app's fast path). */
+  index: { index: IndexService; render: PageRenderer };
   registry: LiveRegistry;
   store: Store;
   /** The dashboards' dependencies but their review side, which comes from `store`. */
@@ -84,7 +86,7 @@ export function extraRoutes(parts: ExtraRouteParts): Array<(app: Hono<AppEnv>) =
     },
   };
   return [
-    (app) => app.route("/", indexRoutes({ index, registry })),
+    (app) => app.route("/", indexRoutes({ ...index, registry })),
     (app) => app.route("/", dashboardRoutes(dashboards)),
   ];
 }

@@ -12,17 +12,17 @@ import { displayHeaderName } from "../api/header_names.ts";
 import { CALL_SOURCES } from "../api/enums.ts";
 import { API_ROUTES, fullPath, MAX_BODY_BYTES } from "../api/mod.ts";
 import { API_BASE, API_PATHS, apiPath } from "../api/paths.ts";
-import { AuthError, AuthNotImplementedError } from "../auth/types.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { ProblemError, problemResponse } from "./problem.ts";
 import { sameOriginGuard } from "./middleware/same_origin.ts";
 import { rateLimit } from "./middleware/rate_limit.ts";
-import { allowedHosts, hostAllowList } from "./middleware/allowed_hosts.ts";
+import { allowedHosts, hostAllowList, hostHeaderCheck } from "./middleware/allowed_hosts.ts";
+import { indexFastPath } from "./index_fast_path.ts";
+import { errorAnswer } from "./error_answer.ts";
 import { bodyBudget } from "./middleware/body_budget.ts";
 import { limitFailedAuthentications } from "./middleware/auth_failures.ts";
 import { DEFAULT_HTTP_OPTIONS } from "./settings.ts";
 import { DEFAULT_GUARD_OPTIONS } from "./guard_settings.ts";
-import { isClientAbort } from "./validate.ts";
 import { evaluateRoutes } from "./routes/evaluate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { registryRoutes } from "./routes/registry.ts";
@@ -81,12 +81,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const peer = (c: Context<AppEnv>) =>
     deps.remoteAddress?.(c) ?? c.env?.remoteAddr?.hostname ?? null;
   let sequence = 0;
-
-  app.use("*", async (c, next) => {
-    const requestId = c.req.header("x-request-id")?.slice(0, 100) ??
+  const requestIdOf = (header: string | null | undefined) =>
+    header?.slice(0, 100) ??
       (deps.requestIds
         ? deps.requestIds()
         : `req-${Date.now().toString(36)}-${(++sequence).toString(36)}`);
+
+  app.use("*", async (c, next) => {
+    const requestId = requestIdOf(c.req.header("x-request-id"));
     const log = deps.log.child({ request_id: requestId });
     c.set("requestId", requestId);
     c.set("log", log);
@@ -204,42 +206,26 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     })
   );
 
-  app.onError((error, c) => {
-    if (error instanceof ProblemError) {
-      return problemResponse(error.toProblem(), error.headers);
-    }
-    if (error instanceof AuthNotImplementedError) {
-      return problemResponse(new ProblemError(501, "not-implemented", error.message).toProblem());
-    }
-    if (error instanceof AuthError) {
-      return problemResponse(
-        {
-          type: "https://policyd.dev/problems/unauthorized",
-          title: "Unauthorized",
-          status: 401,
-          detail: "authentication required",
-        },
-        { "www-authenticate": error.challenge },
-      );
-    }
-    const log = c.get("log") ?? deps.log;
-    if (isClientAbort(error)) {
-      // The client went away mid-body: nobody reads this answer, and it is not a server fault.
-      log.info("client aborted the request", { error: String(error) });
-      return problemResponse(
-        new ProblemError(400, "client-aborted", "the request body was cut short").toProblem(),
-      );
-    }
-    log.error("unhandled error", { error: String(error), stack: (error as Error)?.stack });
-    return problemResponse({
-      type: "https://policyd.dev/problems/internal-error",
-      title: "Internal Server Error",
-      status: 500,
-      detail: `internal error; quote request id ${
-        c.get("requestId") ?? "unknown"
-      } when reporting it`,
+  app.onError((error, c) => errorAnswer(error, c.get("log") ?? deps.log, c.get("requestId")));
+
+  // Warm index pages skip the router and middleware, keeping the checks that
+  // apply to them (`index_fast_path.ts`); not while the rate limit is on.
+  if (deps.indexPages && http.rateLimitPerMinute <= 0 && !deps.remoteAddress) {
+    const fast = indexFastPath({
+      ...deps.indexPages,
+      authenticator,
+      hostAllowed: hostHeaderCheck(hostAllowed),
+      requestIdOf,
+      log: deps.log,
+      accessLog: deps.accessLog !== false && deps.log.enabled("info"),
     });
-  });
+    const dispatch = app.fetch;
+    app.fetch = (request, env, executionCtx) => {
+      const answer = fast(request, env);
+      if (answer === null) return dispatch(request, env, executionCtx);
+      return answer.then((response) => response ?? dispatch(request, env, executionCtx));
+    };
+  }
 
   return app;
 }

@@ -18,6 +18,8 @@ import type { WebhookHandler } from "../approvals/webhook.ts";
 import type { Proposer } from "../proposers/types.ts";
 import type { UpstreamName, UpstreamState } from "../lookups/upstream_health.ts";
 import type { HttpOptions } from "./settings.ts";
+import type { IndexService } from "../index/service.ts";
+import type { PageRenderer } from "../index/rendered.ts";
 import type { GuardOptions } from "./guard_settings.ts";
 
 /** Per-request variables set by middleware. */
@@ -91,6 +93,8 @@ export interface AppDeps {
   http?: HttpOptions;
   /** Allowed hosts, connection cap, failed-login limit (`guard` settings area); defaults when absent. */
   guard?: GuardOptions;
+  /** The index's pages, for the fast path that serves warm ones (`index_fast_path.ts`). */
+  indexPages?: { index: IndexService; render: PageRenderer };
   /**
    * The extension point: further route mounts (the dashboards, …), added after
    * the API routes and behind the same authentication and context middleware.

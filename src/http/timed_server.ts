@@ -2,11 +2,12 @@
  * A socket server with a header-read and a keep-alive idle time-out.
  * `Deno.serve` (Deno 2.9) has neither, so a client that never finishes its
  * request headers would hold a connection forever. This server accepts TCP
- * connections itself and serves each with `Deno.serveHttp`, closing it when
+ * connections itself and serves each with the runtime's HTTP server
+ * (`connection.ts`), closing it when
  * the first request's headers do not arrive within `headerTimeoutMs` or the
- * next request's headers within `idleTimeoutMs`. Where the runtime lacks
- * `Deno.serveHttp`, {@link timedServerAvailable} says so and the caller falls
- * back to `Deno.serve`. `shutdown()` stops
+ * next request's headers within `idleTimeoutMs`. Where the runtime cannot
+ * serve single connections, {@link timedServerAvailable} says so and the
+ * caller falls back to `Deno.serve`. `shutdown()` stops
  * accepting, closes idle connections and waits for in-flight requests, as
  * `Deno.serve`'s does, closing any still open `drainTimeoutMs` later (a
  * client trickling its body cannot hold the shutdown).
@@ -26,6 +27,12 @@ import {
   MIN_BACKOFF_MS,
   refuseBusy,
 } from "./accept_guard.ts";
+import {
+  type ConnectionHandler,
+  connectionServerAvailable,
+  serveConnection,
+  type ServedConnection,
+} from "./connection.ts";
 
 export { isTransientAcceptError } from "./accept_guard.ts";
 
@@ -46,10 +53,7 @@ export interface TimedServerOptions {
 }
 
 /** The request handler (the Hono app's `fetch`). */
-export type TimedHandler = (
-  request: Request,
-  info: { remoteAddr: Deno.NetAddr },
-) => Response | Promise<Response>;
+export type TimedHandler = ConnectionHandler;
 
 /** A running server. */
 export interface TimedServer {
@@ -63,49 +67,9 @@ export interface TimedServer {
   shutdown(): Promise<void>;
 }
 
-/** The parts of Deno's per-connection HTTP server used here (`Deno.serveHttp`). */
-interface HttpConn {
-  nextRequest(): Promise<{ request: Request; respondWith(r: Response): Promise<void> } | null>;
-  close(): void;
-}
-
-type ServeHttp = (conn: Deno.Conn) => HttpConn;
-
-/**
- * `Deno.serveHttp`, when the runtime still has it: Deno 2 keeps it at run time
- * but no longer declares it, and a later release may drop it.
- */
-function serveHttpFunction(): ServeHttp | null {
-  const candidate = (Deno as unknown as { serveHttp?: ServeHttp }).serveHttp;
-  return typeof candidate === "function" ? candidate.bind(Deno) : null;
-}
-
 /** Whether {@link serveWithTimeouts} can run on this runtime. */
 export function timedServerAvailable(): boolean {
-  return serveHttpFunction() !== null;
-}
-
-interface Connection {
-  busy: boolean;
-  /** Closes the connection now (shutdown's last resort). */
-  abort(): void;
-  /** Closes the connection after a short grace, so a response just sent is flushed. */
-  drain(): void;
-  done: Promise<void>;
-}
-
-/** Grace before a connection is closed during shutdown (lets a just-sent response flush). */
-const DRAIN_MS = 250;
-
-/** The response with `Connection: close`, so the peer does not send another request. */
-function closingResponse(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set("connection", "close");
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+  return connectionServerAvailable();
 }
 
 /**
@@ -122,84 +86,20 @@ function closingResponse(response: Response): Response {
  * ```
  */
 export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHandler): TimedServer {
-  const serveHttp = serveHttpFunction();
-  if (serveHttp === null) throw new Error("this Deno has no Deno.serveHttp");
+  if (!connectionServerAvailable()) throw new Error("this Deno cannot serve a single connection");
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
-  const connections = new Set<Connection>();
+  const connections = new Set<ServedConnection>();
   let closing = false;
+  const deadlines = {
+    headerTimeoutMs: options.headerTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs,
+    closing: () => closing,
+  };
 
-  const serveConnection = (conn: Deno.Conn) => {
-    // Deno.serveHttp is the runtime's per-connection HTTP server; Deno.serve offers no time-outs.
-    const http = serveHttp(conn);
-    const remoteAddr = conn.remoteAddr as Deno.NetAddr;
-    // One timer per connection, re-armed only when it fires early: a request
-    // just moves the deadline (a clock read), it never sets or clears a timer.
-    let deadline = Infinity;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let timerAt = Infinity;
-    let closed = false;
-    const close = () => {
-      clearTimeout(timer);
-      if (closed) return;
-      closed = true;
-      try {
-        http.close();
-      } catch { /* already closed by the peer */ }
-    };
-    const schedule = (at: number) => {
-      clearTimeout(timer);
-      timerAt = at;
-      timer = setTimeout(expire, Math.max(0, at - Date.now()));
-    };
-    function expire() {
-      timer = undefined;
-      timerAt = Infinity;
-      if (deadline === Infinity) return; // a request is being answered; re-armed after it
-      if (Date.now() >= deadline) close();
-      else schedule(deadline);
-    }
-    /** Closes the connection `ms` from now unless a request starts first; 0 = never. */
-    const arm = (ms: number) => {
-      if (ms <= 0) {
-        deadline = Infinity;
-        return;
-      }
-      deadline = Date.now() + ms;
-      if (timerAt > deadline || timer === undefined) schedule(deadline);
-    };
-    const connection: Connection = {
-      busy: false,
-      abort: close,
-      drain: () => arm(DRAIN_MS),
-      done: Promise.resolve(),
-    };
-    connection.done = (async () => {
-      arm(options.headerTimeoutMs);
-      try {
-        while (!closed) {
-          const event = await http.nextRequest();
-          deadline = Infinity;
-          if (event === null) break;
-          connection.busy = true;
-          let response: Response;
-          try {
-            response = await handler(event.request, { remoteAddr });
-          } catch {
-            response = new Response("internal error", { status: 500 });
-          }
-          // respondWith resolves before the bytes are flushed: never close right after it.
-          await event.respondWith(closing ? closingResponse(response) : response).catch(() => {});
-          connection.busy = false;
-          arm(closing ? DRAIN_MS : options.idleTimeoutMs);
-        }
-      } catch {
-        // The peer went away or sent something that is not HTTP: nothing to answer.
-      } finally {
-        close();
-        connections.delete(connection);
-      }
-    })();
+  const accept = (conn: Deno.Conn) => {
+    const connection = serveConnection(conn, deadlines, handler);
     connections.add(connection);
+    connection.done.then(() => connections.delete(connection));
   };
 
   let resolveFinished!: () => void;
@@ -235,7 +135,7 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
       backoff = 0;
       if (closing) conn.close();
       else if (maxConnections > 0 && connections.size >= maxConnections) refuseBusy(conn);
-      else serveConnection(conn);
+      else accept(conn);
     }
   })();
 
@@ -245,7 +145,7 @@ export function serveWithTimeouts(options: TimedServerOptions, handler: TimedHan
       listener.close();
     } catch { /* already closed */ }
     await accepting;
-    for (const connection of connections) if (!connection.busy) connection.drain();
+    for (const connection of connections) connection.drain();
     const all = Promise.all([...connections].map((c) => c.done));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const drainMs = options.drainTimeoutMs ?? 0;

@@ -86,8 +86,25 @@ export function createIndexService(deps: IndexServiceDeps): IndexService {
   // facts is reused until its clock inputs change (like evaluations).
   const memo = new WeakMap<ProjectPage, Memo>();
 
+  // The registry's own verdict on a project depends on the snapshot alone.
+  let verdicts = {
+    snapshot: null as RegistrySnapshot | null,
+    of: new Map<string, Decision | null>(),
+  };
+  const projectVerdict = (name: string): Decision | null => {
+    const snapshot = deps.registry.current();
+    if (verdicts.snapshot !== snapshot) verdicts = { snapshot, of: new Map() };
+    let verdict = verdicts.of.get(name);
+    if (verdict === undefined) {
+      verdict = registryVerdict({ name, version: null }, snapshot);
+      if (verdicts.of.size >= 10_000) verdicts.of.clear();
+      verdicts.of.set(name, verdict);
+    }
+    return verdict;
+  };
+
   async function page(name: string): Promise<IndexPage> {
-    const blocked = registryVerdict({ name, version: null }, deps.registry.current());
+    const blocked = projectVerdict(name);
     if (blocked) return { status: "denied", denied: projectDenialOf(blocked) };
     const [upstream, vulnerabilities, license] = await Promise.all([
       deps.upstream.project(name),

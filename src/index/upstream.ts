@@ -76,10 +76,13 @@ export function createUpstreamIndex(options: UpstreamIndexOptions): UpstreamInde
   const answerOf = (entry: CachedPage): UpstreamPage =>
     entry.page ? { status: "ok", page: entry.page } : { status: "not-found" };
 
+  const keyOf = (name: string) => `index:page:${options.upstreamUrl}${name}`;
+  const fresh = (cached: CachedPage) => now() - cached.checkedAt < options.freshSeconds * 1000;
+
   async function refresh(name: string): Promise<UpstreamPage> {
-    const key = `index:page:${options.upstreamUrl}${name}`;
+    const key = keyOf(name);
     const cached = await cache.get<CachedPage>(key);
-    if (cached && now() - cached.checkedAt < options.freshSeconds * 1000) return answerOf(cached);
+    if (cached && fresh(cached)) return answerOf(cached);
     const url = `${options.upstreamUrl}${name}/`;
     const headers: Record<string, string> = { accept: ACCEPT };
     if (cached?.etag) headers["if-none-match"] = cached.etag;
@@ -122,7 +125,10 @@ export function createUpstreamIndex(options: UpstreamIndexOptions): UpstreamInde
   }
 
   return {
-    project(name) {
+    async project(name) {
+      // A fresh cached page needs no fetch, so no place among the fetches in flight.
+      const cached = await cache.get<CachedPage>(keyOf(name));
+      if (cached && fresh(cached)) return answerOf(cached);
       let pending = inFlight.get(name);
       if (!pending) {
         pending = refresh(name).finally(() => inFlight.delete(name));

@@ -85,6 +85,19 @@ export const stderrSinkNow: LogSink = (line) => {
   flushLogLines();
 };
 
+let isoMs = NaN;
+let isoText = "";
+
+/** The time as ISO 8601, formatted once per millisecond (a busy server logs many lines in one). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
 /** The JSON logger: a class, so a per-request `child()` is one small object, not six closures. */
 class JsonLogger implements Logger {
   constructor(
@@ -95,7 +108,7 @@ class JsonLogger implements Logger {
 
   private emit(lvl: LogLevel, msg: string, fields?: Record<string, unknown>): void {
     if (ORDER[lvl] < ORDER[this.level]) return;
-    const line = { ts: new Date().toISOString(), level: lvl, msg, ...this.base, ...fields };
+    const line = { ts: isoNow(), level: lvl, msg, ...this.base, ...fields };
     // Credentials in URLs never reach the log, whoever wrote the field.
     const text = JSON.stringify(redactValue(line));
     // The buffered stderr sink holds debug and info lines until the end of the turn.

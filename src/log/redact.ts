@@ -42,11 +42,36 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined> 
  * ```
  */
 export function redactValue(value: unknown, depth = 0): unknown {
+  // Most log lines hold nothing to redact: then the value itself, not a copy.
+  return depth === 0 && nothingToRedact(value, 0) ? value : redactedCopy(value, depth);
+}
+
+/**
+ * Whether `value` is made of plain objects, arrays and primitives only, with
+ * no string that `redact` could change: copying it would change nothing.
+ */
+function nothingToRedact(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return !value.includes("://") && !value.includes("=");
+  if (value === null || typeof value !== "object") return true;
+  if (depth > 8) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!nothingToRedact(item, depth + 1)) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const key in value) {
+    if (!nothingToRedact((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+function redactedCopy(value: unknown, depth: number): unknown {
   if (typeof value === "string") return redact(value);
   if (depth > 8 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => redactedCopy(v, depth + 1));
   if (value instanceof Error) return redact(String(value));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = redactValue(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = redactedCopy(v, depth + 1);
   return out;
 }

@@ -10,7 +10,11 @@
  *
  *   deno run -A tests/bench/index.ts
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (32), BENCH_THREADS (2),
- *        BENCH_LOG_LEVEL (policyd's LOG_LEVEL, default info), BENCH_WRK (wrk)
+ *        BENCH_LOG_LEVEL (policyd's LOG_LEVEL, default info), BENCH_WRK (wrk),
+ *        BENCH_COMPARE_REPO=DIR (also `policyd serve` from the checkout DIR, `compare`,
+ *          in the same rounds: before and after a change in one run),
+ *        BENCH_COMPARE_ENV="NAME=VALUE …" (settings of `compare` only; with
+ *          BENCH_COMPARE_REPO=. an A/B of a setting, e.g. LOG_LEVEL=warn)
  *
  * The project is `requests`, whose real OSV records (fixtures) apply to the
  * synthetic versions by their ranges, so the decisions do real work.
@@ -44,6 +48,14 @@ const WRK_OPTIONS = {
   headers: ["Accept: application/vnd.pypi.simple.v1+json"],
 };
 const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
+const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
+const COMPARE_ENV: Record<string, string> = Object.fromEntries(
+  (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=VALUE, got ${pair}`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }),
+);
 const VERSIONS = 300;
 const PROJECT = "requests";
 
@@ -78,12 +90,12 @@ try {
     `/simple/${PROJECT}/`,
   );
   targets.push(index);
-  targets.push(
-    await spawnServer(
-      "policyd",
+  const policyd = (name: string, cwd?: string, env: Record<string, string> = {}) =>
+    spawnServer(
+      name,
       ["run", "-A", "cli/policyd.ts", "serve", "--host", "127.0.0.1", "--port", "0"],
       {
-        POLICY_DB_PATH: join(dir, "policyd.db"),
+        POLICY_DB_PATH: join(dir, `${name}.db`),
         REGISTRY_PATH: join(dir, "registry.yaml"),
         REGISTRY_RELOAD_INTERVAL: "0",
         CVE_SCAN_SCHEDULE: "off",
@@ -91,10 +103,13 @@ try {
         PYPI_URL: upstream.url,
         INDEX_UPSTREAM_URL: new URL("/simple/", index.url).href,
         LOG_LEVEL,
+        ...env,
       },
       `/p/bench/simple/${PROJECT}/`,
-    ),
-  );
+      cwd,
+    );
+  targets.push(await policyd("policyd"));
+  if (COMPARE_REPO) targets.push(await policyd("compare", COMPARE_REPO, COMPARE_ENV));
   const accept = { accept: "application/vnd.pypi.simple.v1+json" };
   for (const target of targets) await warm(target.url, 1000, accept);
   const served = await (await fetch(targets[1].url, { headers: accept })).json();
@@ -106,24 +121,34 @@ try {
       `deno ${Deno.version.deno}, policyd LOG_LEVEL=${LOG_LEVEL}`,
   );
   console.log(
-    "round   upstream req/s   policyd req/s   upstream CPU µs/page   policyd CPU µs/page   policyd/upstream time",
+    "round   upstream req/s   policyd req/s   upstream CPU µs/page   policyd CPU µs/page   policyd/upstream time" +
+      (COMPARE_REPO ? "   compare req/s   compare CPU µs/page   compare/upstream time" : ""),
   );
   const ratios: number[] = [];
+  const compareRatios: number[] = [];
   let errors = 0;
+  const cpu = (us: number | null, width: number) => (us?.toFixed(0) ?? "n/a").padStart(width);
   for (let round = 1; round <= ROUNDS; round++) {
-    const [a, b] = [
-      await wrk(targets[0].url, targets[0].process.pid, WRK_OPTIONS),
-      await wrk(targets[1].url, targets[1].process.pid, WRK_OPTIONS),
-    ];
-    errors += a.errors + b.errors;
+    const results = [];
+    for (const target of targets) {
+      const result = await wrk(target.url, target.process.pid, WRK_OPTIONS);
+      errors += result.errors;
+      results.push(result);
+    }
+    const [a, b, c] = results;
     ratios.push(a.rps / b.rps);
-    console.log(
-      `${String(round).padStart(5)}${a.rps.toFixed(0).padStart(17)}${
-        b.rps.toFixed(0).padStart(16)
-      }${(a.cpuPerRequestUs?.toFixed(0) ?? "n/a").padStart(23)}${
-        (b.cpuPerRequestUs?.toFixed(0) ?? "n/a").padStart(22)
-      }${(a.rps / b.rps).toFixed(2).padStart(24)}`,
-    );
+    let line = `${String(round).padStart(5)}${a.rps.toFixed(0).padStart(17)}${
+      b.rps.toFixed(0).padStart(16)
+    }${cpu(a.cpuPerRequestUs, 23)}${cpu(b.cpuPerRequestUs, 22)}${
+      (a.rps / b.rps).toFixed(2).padStart(24)
+    }`;
+    if (c) {
+      compareRatios.push(a.rps / c.rps);
+      line += `${c.rps.toFixed(0).padStart(16)}${cpu(c.cpuPerRequestUs, 22)}${
+        (a.rps / c.rps).toFixed(2).padStart(24)
+      }`;
+    }
+    console.log(line);
   }
   const upstreamCalls = Object.values(upstream.calls).reduce((a, b) => a + b, 0);
   console.log(
@@ -132,7 +157,8 @@ try {
     } (goal ≤ 1.50); errors ${errors}; ` +
       `OSV/PyPI calls during the rounds ${
         upstreamCalls - upstreamCallsAfterWarmUp
-      } (0 = cache warm)`,
+      } (0 = cache warm)` +
+      (COMPARE_REPO ? `; compare/upstream ${median(compareRatios).toFixed(2)}` : ""),
   );
 
   // The page filter alone, in process, warm: the same page and the same facts.

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startFakeIndex } from "../helpers/fake_index.ts";
+import { startOrgIndex } from "../helpers/token_verifier.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 const REGISTRY = `
@@ -289,22 +290,8 @@ Deno.test("an upstream index without PEP 691 (HTML only) is read and re-served",
 });
 
 Deno.test("org mode: HTTP Basic with a token as the password authenticates the index", async () => {
-  const index = await startFakeIndex([{ name: "goodpkg", version: "1.0" }]);
-  const verifier = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const { token } = await req.json();
-    return token === "tok-ci-41f2"
-      ? Response.json({ id: "ci-bot", groups: [] })
-      : Response.json({}, { status: 401 });
-  });
-  const server = await startTestServer({
-    registryYaml: REGISTRY,
-    env: {
-      INDEX_UPSTREAM_URL: index.simpleUrl,
-      AUTH_ENABLED: "true",
-      AUTH_BACKEND: "webhook",
-      AUTH_VERIFY_URL: `http://127.0.0.1:${verifier.addr.port}/verify`,
-    },
-  });
+  const org = await startOrgIndex(REGISTRY, "tok-ci-41f2");
+  const server = org.server;
   try {
     const anonymous = await fetch(`${server.url}/simple/goodpkg/`);
     assert.equal(anonymous.status, 401);
@@ -327,9 +314,7 @@ Deno.test("org mode: HTTP Basic with a token as the password authenticates the i
     assert.equal(rows[0].requester, "ci-bot");
     assert.equal(rows[0].project, "web");
   } finally {
-    await server.close();
-    await verifier.shutdown();
-    await index.close();
+    await org.close();
   }
 });
 

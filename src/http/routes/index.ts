@@ -7,7 +7,6 @@
  * @module
  */
 import { type Context, Hono } from "hono";
-import { createHash } from "node:crypto";
 import { IndexFileParamsSchema, IndexNameParamsSchema } from "../../api/index.ts";
 import { PROJECT_PATTERN } from "../../api/headers.ts";
 import { normalizeName } from "../../core/names.ts";
@@ -16,35 +15,20 @@ import type { IndexService } from "../../index/service.ts";
 import { negotiate, type SimpleFormat } from "../../index/negotiate.ts";
 import { SIMPLE_JSON } from "../../index/page.ts";
 import { matchesIfNoneMatch } from "../../index/etag.ts";
-import { renderHtml, renderJson, renderRootHtml, renderRootJson } from "../../index/render.ts";
-import type { PageDecision, ProjectDenial } from "../../index/decide_page.ts";
+import { renderRootHtml, renderRootJson } from "../../index/render.ts";
+import { createPageRenderer, type PageRenderer } from "../../index/rendered.ts";
+import type { ProjectDenial } from "../../index/decide_page.ts";
 import type { LiveRegistry } from "../../registry/live.ts";
 import type { AppEnv } from "../deps.ts";
 import { badRequest, ProblemError } from "../problem.ts";
 import { parseOr400 } from "../validate.ts";
 
-/**
- * A project page rendered and encoded once, with its strong ETag (the
- * SHA-256 of its bytes). Bytes, not text: the per-connection server
- * (`timed_server.ts`) converts a string body on every response, which costs
- * far more than the copy the runtime makes of a byte body (docs/performance.md).
- */
-interface RenderedPage {
-  body: Uint8Array<ArrayBuffer>;
-  etag: string;
-}
-
-const encoder = new TextEncoder();
-
-function renderedPage(text: string): RenderedPage {
-  const body = encoder.encode(text);
-  return { body, etag: `"${createHash("sha256").update(body).digest("base64url")}"` };
-}
-
 /** What the index routes need. */
 export interface IndexRouteDeps {
   index: IndexService;
   registry: Pick<LiveRegistry, "current">;
+  /** Renderings of decided pages (shared with the app's fast path for pages). */
+  render?: PageRenderer;
 }
 
 const TEXT = "text/plain; charset=utf-8";
@@ -97,21 +81,7 @@ function deniedAnswer(denied: ProjectDenial, name: string, format: SimpleFormat)
 /** The index routes, mounted at the server root. */
 export function indexRoutes(deps: IndexRouteDeps): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  // A decided page is reused while its inputs are unchanged (see the service):
-  // so is its rendering, per format, with its ETag (a large page's rendering
-  // and its garbage cost more than the rest of the request).
-  const rendered = new WeakMap<PageDecision, Map<string, RenderedPage>>();
-  const render = (decided: PageDecision, name: string, json: boolean): RenderedPage => {
-    let forms = rendered.get(decided);
-    if (!forms) rendered.set(decided, forms = new Map());
-    const key = `${json ? "json" : "html"}\u0000${name}`;
-    let form = forms.get(key);
-    if (form === undefined) {
-      form = renderedPage(json ? renderJson(decided.page, name) : renderHtml(decided.page, name));
-      forms.set(key, form);
-    }
-    return form;
-  };
+  const render = deps.render ?? createPageRenderer();
 
   const root = (c: Context<AppEnv>) => {
     contextOf(c);
