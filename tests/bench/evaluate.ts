@@ -42,7 +42,7 @@ import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, spawnServer, type Target, warm } from "./wrk.ts";
+import { median, requireWrk, spawnServer, type Target, warm } from "./wrk.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -59,7 +59,7 @@ const SECONDS = option("--seconds", "BENCH_SECONDS", 5);
 const CONNECTIONS = option("--connections", "BENCH_CONNECTIONS", 32);
 const THREADS = option("--threads", "BENCH_THREADS", 2);
 const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
-const WRK = Deno.env.get("BENCH_WRK") ?? "wrk";
+const WRK = await requireWrk();
 const CPU_PROF = Deno.env.get("BENCH_CPU_PROF");
 const ONLY_LIST = Deno.env.get("BENCH_ONLY")?.split(",").map((s) => s.trim()).filter(Boolean);
 const ONLY = ONLY_LIST?.length ? new Set(ONLY_LIST) : null;

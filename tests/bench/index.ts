@@ -31,7 +31,7 @@ import { readExampleRegistry } from "../../src/registry/example.ts";
 import { decidePage } from "../../src/index/decide_page.ts";
 import { pageFromJson } from "../../src/index/page.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, spawnServer, stopAll, type Target, warm, wrk } from "./wrk.ts";
+import { median, requireWrk, spawnServer, stopAll, type Target, warm, wrk } from "./wrk.ts";
 
 function option(env: string, fallback: number): number {
   const value = Number(Deno.env.get(env) ?? fallback);
@@ -41,7 +41,7 @@ function option(env: string, fallback: number): number {
 
 const ROUNDS = option("BENCH_ROUNDS", 3);
 const WRK_OPTIONS = {
-  wrk: Deno.env.get("BENCH_WRK") ?? "wrk",
+  wrk: await requireWrk(),
   threads: option("BENCH_THREADS", 2),
   connections: option("BENCH_CONNECTIONS", 32),
   seconds: option("BENCH_SECONDS", 5),

@@ -138,3 +138,21 @@ export async function stopAll(targets: Target[]): Promise<void> {
     await target.process.status;
   }
 }
+
+/**
+ * The load generator to use (`BENCH_WRK`, default `wrk` on the PATH). When it
+ * cannot be run, prints one line naming how to get it and exits 1 before any
+ * server starts.
+ */
+export async function requireWrk(): Promise<string> {
+  const wrk = Deno.env.get("BENCH_WRK") ?? "wrk";
+  try {
+    await new Deno.Command(wrk, { args: ["-v"], stdout: "null", stderr: "null" }).output();
+    return wrk;
+  } catch {
+    console.error(
+      `bench: the load generator '${wrk}' cannot be run; install it (Debian: apt-get install wrk) or set BENCH_WRK`,
+    );
+    Deno.exit(1);
+  }
+}
