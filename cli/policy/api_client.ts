@@ -32,8 +32,8 @@ import {
   type SecurityReport,
 } from "./api_schemas.ts";
 import { ClientError } from "./exit_codes.ts";
-import { batch, evaluation } from "./generated/validators.js";
 import type { GeneratedValidator } from "./generated/validators.js";
+import { lazyImport } from "./lazy_import.ts";
 import { registryCachePath } from "./registry_cache_path.ts";
 import { defaultTransport, fetchTransport } from "./transport.ts";
 import type { Transport } from "./transport.ts";
@@ -51,6 +51,24 @@ export type {
   ProposedRuleInput,
   SecurityReport,
 } from "./api_schemas.ts";
+
+/**
+ * The generated validator of one evaluation, loaded while the request is under
+ * way: the client waits for the server then, and `policy precommit` never
+ * loads it (docs/performance.md, "Pre-commit, fourth pass").
+ */
+async function evaluationValidator(): Promise<GeneratedValidator> {
+  return (await lazyImport<typeof import("./generated/evaluation.js")>(
+    new URL("./generated/evaluation.js", import.meta.url),
+  )).evaluation;
+}
+
+/** The generated validator of a batch answer, loaded as {@link evaluationValidator}. */
+async function batchValidator(): Promise<GeneratedValidator> {
+  return (await lazyImport<typeof import("./generated/batch.js")>(
+    new URL("./generated/batch.js", import.meta.url),
+  )).batch;
+}
 
 /** The policyd API as the client uses it. */
 export class ApiClient {
@@ -77,10 +95,13 @@ export class ApiClient {
   async evaluate(pkg: string, version?: string | null): Promise<EvaluationResult> {
     const query: Record<string, string> = { package: pkg };
     if (version) query.version = version;
+    // The evaluation is sent first; the cache's age is looked at while it is under way.
+    const call = this.#call("GET", apiPath(API_PATHS.evaluate), { query });
     const refreshed = refreshRegistryCache(this.#send, this.#o);
+    const validator = evaluationValidator();
     try {
-      const body = await this.#call("GET", apiPath(API_PATHS.evaluate), { query });
-      return await this.#valid(evaluation, body, "evaluation", evaluationSchema);
+      const body = await call;
+      return await this.#valid(await validator, body, "evaluation", evaluationSchema);
     } catch (error) {
       return (await unreachableResults(this.#o, error, [{ package: pkg, version }]))[0];
     } finally {
@@ -91,21 +112,27 @@ export class ApiClient {
   /** `POST /evaluate/batch`, in chunks of {@link MAX_BATCH}; results in input order. */
   async evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
     const results: EvaluationResult[] = [];
-    const refreshed = refreshRegistryCache(this.#send, this.#o);
+    let refreshed: Promise<void> | undefined;
+    let validator: Promise<GeneratedValidator> | undefined;
     for (let i = 0; i < packages.length; i += MAX_BATCH) {
       const chunk = packages.slice(i, i + MAX_BATCH).map((p) =>
         p.version ? { package: p.package, version: p.version } : { package: p.package }
       );
+      const call = this.#call("POST", apiPath(API_PATHS.evaluateBatch), {
+        json: { packages: chunk },
+      });
+      // The first chunk is sent first; the cache's age is looked at while it is under way.
+      refreshed ??= refreshRegistryCache(this.#send, this.#o);
+      validator ??= batchValidator();
       try {
-        const body = await this.#call("POST", apiPath(API_PATHS.evaluateBatch), {
-          json: { packages: chunk },
-        });
-        results.push(...(await this.#valid(batch, body, "batch answer", batchSchema)).results);
+        const body = await call;
+        const valid = await this.#valid(await validator, body, "batch answer", batchSchema);
+        results.push(...valid.results);
       } catch (error) {
         results.push(...await unreachableResults(this.#o, error, chunk));
       }
     }
-    await refreshed;
+    await (refreshed ?? refreshRegistryCache(this.#send, this.#o));
     return results;
   }
 
