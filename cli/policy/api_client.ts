@@ -95,44 +95,45 @@ export class ApiClient {
   async evaluate(pkg: string, version?: string | null): Promise<EvaluationResult> {
     const query: Record<string, string> = { package: pkg };
     if (version) query.version = version;
-    // The evaluation is sent first; the cache's age is looked at while it is under way.
-    const call = this.#call("GET", apiPath(API_PATHS.evaluate), { query });
-    const refreshed = refreshRegistryCache(this.#send, this.#o);
-    const validator = evaluationValidator();
+    const waiting = this.#meanwhile(evaluationValidator);
     try {
-      const body = await call;
-      return await this.#valid(await validator, body, "evaluation", evaluationSchema);
+      const body = await this.#call("GET", apiPath(API_PATHS.evaluate), {
+        query,
+        sent: waiting.start,
+      });
+      return await this.#valid(await waiting.validator(), body, "evaluation", evaluationSchema);
     } catch (error) {
       return (await unreachableResults(this.#o, error, [{ package: pkg, version }]))[0];
     } finally {
-      await refreshed;
+      await waiting.refreshed();
     }
   }
 
   /** `POST /evaluate/batch`, in chunks of {@link MAX_BATCH}; results in input order. */
   async evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
     const results: EvaluationResult[] = [];
-    let refreshed: Promise<void> | undefined;
-    let validator: Promise<GeneratedValidator> | undefined;
+    const waiting = this.#meanwhile(batchValidator);
     for (let i = 0; i < packages.length; i += MAX_BATCH) {
       const chunk = packages.slice(i, i + MAX_BATCH).map((p) =>
         p.version ? { package: p.package, version: p.version } : { package: p.package }
       );
-      const call = this.#call("POST", apiPath(API_PATHS.evaluateBatch), {
-        json: { packages: chunk },
-      });
-      // The first chunk is sent first; the cache's age is looked at while it is under way.
-      refreshed ??= refreshRegistryCache(this.#send, this.#o);
-      validator ??= batchValidator();
       try {
-        const body = await call;
-        const valid = await this.#valid(await validator, body, "batch answer", batchSchema);
+        const body = await this.#call("POST", apiPath(API_PATHS.evaluateBatch), {
+          json: { packages: chunk },
+          sent: waiting.start,
+        });
+        const valid = await this.#valid(
+          await waiting.validator(),
+          body,
+          "batch answer",
+          batchSchema,
+        );
         results.push(...valid.results);
       } catch (error) {
         results.push(...await unreachableResults(this.#o, error, chunk));
       }
     }
-    await (refreshed ?? refreshRegistryCache(this.#send, this.#o));
+    await waiting.refreshed();
     return results;
   }
 
@@ -193,9 +194,30 @@ export class ApiClient {
   #call(
     method: string,
     path: string,
-    init: { query?: Record<string, string>; json?: unknown },
+    init: { query?: Record<string, string>; json?: unknown; sent?: () => void },
   ): Promise<unknown> {
     return callApi(this.#send, this.#o, method, path, init);
+  }
+
+  /**
+   * What an evaluation does while its request is under way (`start`, called
+   * once the request is written): the registry cache's age is looked at (and
+   * a refresh sent when it is old) and the answer's validator is loaded, so
+   * neither delays the request. Each runs at most once, and on demand when
+   * the transport never called `start`.
+   */
+  #meanwhile(load: () => Promise<GeneratedValidator>) {
+    let refreshed: Promise<void> | undefined;
+    let validator: Promise<GeneratedValidator> | undefined;
+    const start = () => {
+      refreshed ??= refreshRegistryCache(this.#send, this.#o);
+      validator ??= load();
+    };
+    return {
+      start,
+      validator: () => validator ??= load(),
+      refreshed: () => refreshed ??= refreshRegistryCache(this.#send, this.#o),
+    };
   }
 
   /** An answer as its zod schema reads it (see `validate.ts`); a bad one is a `server_error`. */
