@@ -63,6 +63,8 @@ export const TARGETS: CompileTarget[] = [
       "cli/policy/commands/precommit.ts",
       "cli/policy/config_schema.ts",
       "cli/policy/evaluation_schema.ts",
+      "cli/policy/generated/batch.js",
+      "cli/policy/generated/evaluation.js",
       "cli/policy/hooks/claude.ts",
       "cli/policy/hooks/gate_readers.ts",
       "cli/policy/hooks/precommit.ts",

@@ -61,7 +61,7 @@ export async function callApi(
   o: ApiClientOptions,
   method: string,
   path: string,
-  init: { query?: Record<string, string>; json?: unknown },
+  init: { query?: Record<string, string>; json?: unknown; sent?: () => void },
 ): Promise<unknown> {
   const url = new URL(o.serverUrl + path);
   for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
@@ -72,6 +72,7 @@ export async function callApi(
       headers: requestHeaders(o, init.json !== undefined),
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
       signal: AbortSignal.timeout(o.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS),
+      sent: init.sent,
     });
   } catch (error) {
     const name = (error as Error)?.name;

@@ -32,8 +32,8 @@ import {
   type SecurityReport,
 } from "./api_schemas.ts";
 import { ClientError } from "./exit_codes.ts";
-import { batch, evaluation } from "./generated/validators.js";
 import type { GeneratedValidator } from "./generated/validators.js";
+import { lazyImport } from "./lazy_import.ts";
 import { registryCachePath } from "./registry_cache_path.ts";
 import { defaultTransport, fetchTransport } from "./transport.ts";
 import type { Transport } from "./transport.ts";
@@ -51,6 +51,24 @@ export type {
   ProposedRuleInput,
   SecurityReport,
 } from "./api_schemas.ts";
+
+/**
+ * The generated validator of one evaluation, loaded while the request is under
+ * way: the client waits for the server then, and `policy precommit` never
+ * loads it (docs/performance.md, "Pre-commit, fourth pass").
+ */
+async function evaluationValidator(): Promise<GeneratedValidator> {
+  return (await lazyImport<typeof import("./generated/evaluation.js")>(
+    new URL("./generated/evaluation.js", import.meta.url),
+  )).evaluation;
+}
+
+/** The generated validator of a batch answer, loaded as {@link evaluationValidator}. */
+async function batchValidator(): Promise<GeneratedValidator> {
+  return (await lazyImport<typeof import("./generated/batch.js")>(
+    new URL("./generated/batch.js", import.meta.url),
+  )).batch;
+}
 
 /** The policyd API as the client uses it. */
 export class ApiClient {
@@ -77,21 +95,24 @@ export class ApiClient {
   async evaluate(pkg: string, version?: string | null): Promise<EvaluationResult> {
     const query: Record<string, string> = { package: pkg };
     if (version) query.version = version;
-    const refreshed = refreshRegistryCache(this.#send, this.#o);
+    const waiting = this.#meanwhile(evaluationValidator);
     try {
-      const body = await this.#call("GET", apiPath(API_PATHS.evaluate), { query });
-      return await this.#valid(evaluation, body, "evaluation", evaluationSchema);
+      const body = await this.#call("GET", apiPath(API_PATHS.evaluate), {
+        query,
+        sent: waiting.start,
+      });
+      return await this.#valid(await waiting.validator(), body, "evaluation", evaluationSchema);
     } catch (error) {
       return (await unreachableResults(this.#o, error, [{ package: pkg, version }]))[0];
     } finally {
-      await refreshed;
+      await waiting.refreshed();
     }
   }
 
   /** `POST /evaluate/batch`, in chunks of {@link MAX_BATCH}; results in input order. */
   async evaluateBatch(packages: PackageQuery[]): Promise<EvaluationResult[]> {
     const results: EvaluationResult[] = [];
-    const refreshed = refreshRegistryCache(this.#send, this.#o);
+    const waiting = this.#meanwhile(batchValidator);
     for (let i = 0; i < packages.length; i += MAX_BATCH) {
       const chunk = packages.slice(i, i + MAX_BATCH).map((p) =>
         p.version ? { package: p.package, version: p.version } : { package: p.package }
@@ -99,13 +120,20 @@ export class ApiClient {
       try {
         const body = await this.#call("POST", apiPath(API_PATHS.evaluateBatch), {
           json: { packages: chunk },
+          sent: waiting.start,
         });
-        results.push(...(await this.#valid(batch, body, "batch answer", batchSchema)).results);
+        const valid = await this.#valid(
+          await waiting.validator(),
+          body,
+          "batch answer",
+          batchSchema,
+        );
+        results.push(...valid.results);
       } catch (error) {
         results.push(...await unreachableResults(this.#o, error, chunk));
       }
     }
-    await refreshed;
+    await waiting.refreshed();
     return results;
   }
 
@@ -166,9 +194,30 @@ export class ApiClient {
   #call(
     method: string,
     path: string,
-    init: { query?: Record<string, string>; json?: unknown },
+    init: { query?: Record<string, string>; json?: unknown; sent?: () => void },
   ): Promise<unknown> {
     return callApi(this.#send, this.#o, method, path, init);
+  }
+
+  /**
+   * What an evaluation does while its request is under way (`start`, called
+   * once the request is written): the registry cache's age is looked at (and
+   * a refresh sent when it is old) and the answer's validator is loaded, so
+   * neither delays the request. Each runs at most once, and on demand when
+   * the transport never called `start`.
+   */
+  #meanwhile(load: () => Promise<GeneratedValidator>) {
+    let refreshed: Promise<void> | undefined;
+    let validator: Promise<GeneratedValidator> | undefined;
+    const start = () => {
+      refreshed ??= refreshRegistryCache(this.#send, this.#o);
+      validator ??= load();
+    };
+    return {
+      start,
+      validator: () => validator ??= load(),
+      refreshed: () => refreshed ??= refreshRegistryCache(this.#send, this.#o),
+    };
   }
 
   /** An answer as its zod schema reads it (see `validate.ts`); a bad one is a `server_error`. */

@@ -14,7 +14,7 @@ import { DEFAULT_CLIENT_TIMEOUT_MS } from "../../src/api/evaluate_limits.ts";
 import type { ConfigFile } from "./config_schema.ts";
 import { ClientError } from "./exit_codes.ts";
 import { parseFlatToml } from "./flat_toml.ts";
-import { configFile } from "./generated/validators.js";
+import { configFile } from "./generated/config_file.js";
 import { lazyImport } from "./lazy_import.ts";
 import { baseName, joinPath, parentDir } from "./os_path.ts";
 import { validate } from "./validate.ts";

@@ -119,5 +119,9 @@ Deno.test("the entry point loads no command up front, and check validates its an
   const entry = await staticGraph("../policy.ts");
   assert.deepEqual(entry.filter((m) => /commands\/|program\.ts|api_client/.test(m)), []);
   const check = await staticGraph("./commands/check.ts");
-  assert.ok(check.includes("cli/policy/generated/validators.js"));
+  assert.ok(check.includes("cli/policy/generated/config_file.js"));
+  // The answer's validator loads while the request is under way (api_client.ts).
+  const client = await Deno.readTextFile(new URL("./api_client.ts", import.meta.url));
+  assert.match(client, /lazyImport<typeof import\("\.\/generated\/evaluation\.js"\)>/);
+  assert.doesNotMatch(check.join("\n"), /generated\/(evaluation|batch|hook_payload)\.js/);
 });

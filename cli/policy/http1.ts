@@ -23,6 +23,11 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /**
+   * Called once the whole request is written, while the answer is awaited:
+   * work that does not need the answer can run then (`api_client.ts`).
+   */
+  sent?: () => void;
 }
 
 /** One whole answer: header names in lower case, the body decoded as UTF-8. */
@@ -49,6 +54,7 @@ export async function http1Request(url: URL, init: HttpRequest): Promise<HttpAns
     lines.push("connection: close", "", "");
     await writeAll(conn, encoder.encode(lines.join("\r\n")));
     if (body) await writeAll(conn, body);
+    init.sent?.();
     return parseResponse(await readAll(conn));
   } catch (error) {
     if (init.signal?.aborted) throw init.signal.reason;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { http1Request, parseResponse } from "./http1.ts";
-import { defaultTransport } from "./transport.ts";
+import { defaultTransport, fetchTransport } from "./transport.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -107,6 +107,43 @@ Deno.test("the default transport speaks HTTP/1.1 itself to an http: server, and 
     assert.equal((await defaultTransport(proxied)(url, { method: "GET", headers: {} })).text, "ok");
     assert.equal(agents[0], null);
     assert.match(agents[1] ?? "", /Deno/);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("the sent hook runs once the request is written, before the answer exists", async (t) => {
+  // The server answers only after the client's hook has run: a hook called only with the answer
+  // (or never) leaves the request unanswered, and its time-out fails the test instead.
+  let hookRan!: () => void;
+  let hooked!: Promise<void>;
+  const bodies: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    bodies.push(await req.text());
+    await hooked;
+    return Response.json({ ok: true });
+  });
+  try {
+    const url = new URL(`http://127.0.0.1:${server.addr.port}/x`);
+    for (const [name, send] of [["http1", http1Request], ["fetch", fetchTransport()]] as const) {
+      await t.step(name, async () => {
+        let calls = 0;
+        hooked = new Promise<void>((resolve) => hookRan = resolve);
+        const answer = await send(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"a":1}',
+          signal: AbortSignal.timeout(10_000),
+          sent: () => {
+            calls++;
+            hookRan();
+          },
+        });
+        assert.equal(answer.status, 200);
+        assert.equal(calls, 1);
+        assert.equal(bodies.at(-1), '{"a":1}');
+      });
+    }
   } finally {
     await server.shutdown();
   }

@@ -23,12 +23,14 @@ const PROXY_VARIABLES = ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
 /** A transport over `fetchFn` (a test's fake), else the global `fetch` (looked up on use). */
 export function fetchTransport(fetchFn?: typeof fetch): Transport {
   return async (url, request) => {
-    const response = await (fetchFn ?? fetch)(url, {
+    const answer = (fetchFn ?? fetch)(url, {
       method: request.method,
       headers: request.headers,
       body: request.body,
       signal: request.signal,
     });
+    request.sent?.();
+    const response = await answer;
     return {
       status: response.status,
       statusText: response.statusText,

@@ -1,21 +1,28 @@
 import assert from "node:assert/strict";
 import type { z } from "zod";
 import {
-  GENERATED_DTS,
   GENERATED_JS,
   GENERATED_SCHEMAS,
   generatedValidators,
+  validatorModule,
 } from "../../tools/gen_validators.ts";
 import * as generated from "./generated/validators.js";
 import type { GeneratedValidator } from "./generated/validators.js";
 import { validate } from "./validate.ts";
 
 Deno.test("cli/policy/generated/ is generated from the zod schemas and up to date (deno task schema)", async () => {
-  const { js, dts } = generatedValidators();
-  assert.equal(await Deno.readTextFile(GENERATED_JS), js, "run `deno task schema`");
-  assert.equal(await Deno.readTextFile(GENERATED_DTS), dts, "run `deno task schema`");
+  const files = generatedValidators();
+  for (const [url, text] of files) {
+    assert.equal(await Deno.readTextFile(url), text, `run \`deno task schema\` (${url.pathname})`);
+  }
   assert.deepEqual(Object.keys(generated).sort(), Object.keys(GENERATED_SCHEMAS).sort());
-  assert.doesNotMatch(js, /\brequire\(|^import /m, "the generated code imports nothing");
+  for (const name of Object.keys(GENERATED_SCHEMAS)) {
+    const js = files.get([...files.keys()].find((u) => u.href === validatorModule(name).href)!)!;
+    assert.doesNotMatch(js, /\brequire\(|^import /m, "the generated code imports nothing");
+    // Each module holds its own validator only, so a command loads just the one it uses.
+    assert.deepEqual(js.match(/^export .*$/gm), [`export const ${name} = validate10;`]);
+  }
+  assert.ok(files.has([...files.keys()].find((u) => u.href === GENERATED_JS.href)!));
 });
 
 const data = {

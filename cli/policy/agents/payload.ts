@@ -9,7 +9,7 @@
  * @module
  */
 
-import { hookPayload } from "../generated/validators.js";
+import { hookPayload } from "../generated/hook_payload.js";
 import { resolvePath } from "../os_path.ts";
 import { applyHunks, parsePatch, patchText } from "./apply_patch.ts";
 import { specialToolAction } from "./agent_tools.ts";

@@ -53,15 +53,20 @@ async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChang
 
 /** Runs the pre-commit check; any failure to check blocks with a one-line reason (exit 1). */
 export async function precommit(io: Io, options: PrecommitCommandOptions = {}): Promise<number> {
+  // The git process starts first and `.policy.toml` is read and validated while it runs; a
+  // configuration error still wins over anything git says (the diff's outcome is then dropped).
+  const staged = stagedManifests(io.cwd, options.all ?? false);
+  const settled = staged.then(() => {}, () => {});
   let config;
   try {
     config = await loadConfig(io.cwd);
   } catch (error) {
+    await settled; // no git process outlives the command
     if (!(error instanceof ClientError)) throw error;
     io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
     return 1;
   }
-  const manifests = await stagedManifests(io.cwd, options.all ?? false);
+  const manifests = await staged;
   // No manifest staged: nothing to parse or ask, so neither the API client nor a parser loads.
   if (manifests.length === 0) return 0;
   // The API client and the quick path (plain requirements such as `name==1.2`, read without the

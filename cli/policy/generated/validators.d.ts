@@ -6,10 +6,10 @@ export interface GeneratedValidator {
 }
 
 /** Generated from the zod schema `evaluation` (tools/gen_validators.ts). */
-export declare const evaluation: GeneratedValidator;
+export { evaluation } from "./evaluation.d.ts";
 /** Generated from the zod schema `batch` (tools/gen_validators.ts). */
-export declare const batch: GeneratedValidator;
+export { batch } from "./batch.d.ts";
 /** Generated from the zod schema `configFile` (tools/gen_validators.ts). */
-export declare const configFile: GeneratedValidator;
+export { configFile } from "./config_file.d.ts";
 /** Generated from the zod schema `hookPayload` (tools/gen_validators.ts). */
-export declare const hookPayload: GeneratedValidator;
+export { hookPayload } from "./hook_payload.d.ts";
