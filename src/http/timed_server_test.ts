@@ -18,12 +18,16 @@ async function closedWithin(conn: Deno.Conn, ms: number): Promise<"closed" | "op
   return "open";
 }
 
-/** A timed server on a free loopback port; `handler` answers "ok" unless given. */
+/**
+ * A timed server on a free loopback port; `handler` answers "ok" unless given.
+ * Shut down when the test's `await using` scope ends.
+ */
 function serveLocal(
-  timeouts: { headerTimeoutMs: number; idleTimeoutMs: number },
+  limits: { headerTimeoutMs: number; idleTimeoutMs: number; maxConnections?: number },
   handler: TimedHandler = () => new Response("ok"),
 ) {
-  return serveWithTimeouts({ hostname: "127.0.0.1", port: 0, ...timeouts }, handler);
+  const server = serveWithTimeouts({ hostname: "127.0.0.1", port: 0, ...limits }, handler);
+  return Object.assign(server, { [Symbol.asyncDispose]: () => server.shutdown() });
 }
 
 /** A handler that answers `text` once released; `inFlight` settles when a request arrives. */
@@ -72,19 +76,15 @@ Deno.test("a connection that never finishes its headers is closed; others are se
 });
 
 Deno.test("an idle keep-alive connection is closed after the idle time-out", async () => {
-  const server = serveLocal({ headerTimeoutMs: 0, idleTimeoutMs: 200 });
-  try {
-    const conn = await connect(server.addr.port);
-    await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
-    const buffer = new Uint8Array(4096);
-    const n = await conn.read(buffer);
-    assert.match(new TextDecoder().decode(buffer.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
-    // Without a next request, the server closes the connection.
-    assert.equal(await closedWithin(conn, 5_000), "closed");
-    conn.close();
-  } finally {
-    await server.shutdown();
-  }
+  await using server = serveLocal({ headerTimeoutMs: 0, idleTimeoutMs: 200 });
+  const conn = await connect(server.addr.port);
+  await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  const buffer = new Uint8Array(4096);
+  const n = await conn.read(buffer);
+  assert.match(new TextDecoder().decode(buffer.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
+  // Without a next request, the server closes the connection.
+  assert.equal(await closedWithin(conn, 5_000), "closed");
+  conn.close();
 });
 
 Deno.test("without time-outs a half-sent request stays open (what the time-outs fix)", async () => {
@@ -123,20 +123,16 @@ async function roundTrip(conn: Deno.Conn, path: string): Promise<string> {
 }
 
 Deno.test("a keep-alive connection in use past the idle time-out stays open", async () => {
-  const server = serveLocal({ headerTimeoutMs: 150, idleTimeoutMs: 150 });
-  try {
-    const conn = await connect(server.addr.port);
-    // Six requests 60 ms apart span 360 ms, more than twice the idle time-out:
-    // each one moves the deadline, so none finds the connection closed.
-    for (let i = 0; i < 6; i++) {
-      assert.match(await roundTrip(conn, `/${i}`), /^HTTP\/1\.1 200/);
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    }
-    assert.equal(await closedWithin(conn, 5_000), "closed");
-    conn.close();
-  } finally {
-    await server.shutdown();
+  await using server = serveLocal({ headerTimeoutMs: 150, idleTimeoutMs: 150 });
+  const conn = await connect(server.addr.port);
+  // Six requests 60 ms apart span 360 ms, more than twice the idle time-out:
+  // each one moves the deadline, so none finds the connection closed.
+  for (let i = 0; i < 6; i++) {
+    assert.match(await roundTrip(conn, `/${i}`), /^HTTP\/1\.1 200/);
+    await new Promise((resolve) => setTimeout(resolve, 60));
   }
+  assert.equal(await closedWithin(conn, 5_000), "closed");
+  conn.close();
 });
 
 Deno.test("a request answered slower than the idle time-out is not cut off", async () => {
@@ -199,59 +195,49 @@ Deno.test("an answer given during shutdown says Connection: close", async () => 
 });
 
 Deno.test("closed connections free their place under maxConnections", async () => {
-  const server = serveWithTimeouts({
-    hostname: "127.0.0.1",
-    port: 0,
+  await using server = serveLocal({
     headerTimeoutMs: 5_000,
     idleTimeoutMs: 5_000,
     maxConnections: 2,
-  }, () => new Response("ok"));
-  try {
-    // The server notices a peer's close on its own schedule: a freed place
-    // shows as a 200 within a few tries; a leaked one never does.
-    const served = async () => {
-      for (let attempt = 0; attempt < 50; attempt++) {
-        const conn = await connect(server.addr.port);
-        const answer = await roundTrip(conn, "/");
-        if (/^HTTP\/1\.1 200/.test(answer)) return conn;
-        conn.close();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error("no place freed");
-    };
-    for (let round = 0; round < 3; round++) {
-      const conns = [await served(), await served()];
-      for (const conn of conns) conn.close();
+  });
+  // The server notices a peer's close on its own schedule: a freed place
+  // shows as a 200 within a few tries; a leaked one never does.
+  const served = async () => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const conn = await connect(server.addr.port);
+      const answer = await roundTrip(conn, "/");
+      if (/^HTTP\/1\.1 200/.test(answer)) return conn;
+      conn.close();
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  } finally {
-    await server.shutdown();
+    throw new Error("no place freed");
+  };
+  for (let round = 0; round < 3; round++) {
+    const conns = [await served(), await served()];
+    for (const conn of conns) conn.close();
   }
 });
 
 Deno.test("an answer that leaves a request body unread closes the connection; a bodiless POST does not", async () => {
-  const server = serveLocal({ headerTimeoutMs: 5_000, idleTimeoutMs: 5_000 });
-  try {
-    const conn = await connect(server.addr.port);
-    const post = (extra: string) =>
-      conn.write(encoder.encode(`POST / HTTP/1.1\r\nHost: x\r\n${extra}\r\n`));
-    const buffer = new Uint8Array(4096);
-    // No body: the connection stays usable past the close grace.
-    await post("Content-Length: 0\r\n");
-    assert.match(
-      new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer)) ?? 0)),
-      /200/,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    // A body the handler never reads: the server closes after its answer.
-    await post("Content-Length: 100000\r\n");
-    await conn.write(encoder.encode("x".repeat(1000)));
-    assert.match(
-      new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer)) ?? 0)),
-      /200/,
-    );
-    assert.equal(await closedWithin(conn, 5_000), "closed");
-    conn.close();
-  } finally {
-    await server.shutdown();
-  }
+  await using server = serveLocal({ headerTimeoutMs: 5_000, idleTimeoutMs: 5_000 });
+  const conn = await connect(server.addr.port);
+  const post = (extra: string) =>
+    conn.write(encoder.encode(`POST / HTTP/1.1\r\nHost: x\r\n${extra}\r\n`));
+  const buffer = new Uint8Array(4096);
+  // No body: the connection stays usable past the close grace.
+  await post("Content-Length: 0\r\n");
+  assert.match(
+    new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer)) ?? 0)),
+    /200/,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  // A body the handler never reads: the server closes after its answer.
+  await post("Content-Length: 100000\r\n");
+  await conn.write(encoder.encode("x".repeat(1000)));
+  assert.match(
+    new TextDecoder().decode(buffer.subarray(0, (await conn.read(buffer)) ?? 0)),
+    /200/,
+  );
+  assert.equal(await closedWithin(conn, 5_000), "closed");
+  conn.close();
 });
