@@ -36,7 +36,7 @@ export const FAST_PATH_COMMANDS = {
     positionals: 1,
   },
   hook: { flags: { agent: "string" }, positionals: 0, defaults: { agent: "claude" } },
-  precommit: { flags: { all: "boolean" }, positionals: 0 },
+  precommit: { flags: { all: "boolean", "staged-diff-stdin": "boolean" }, positionals: 0 },
 } as const satisfies Record<
   string,
   { flags: Record<string, FlagKind>; positionals: number; defaults?: Record<string, string> }
@@ -144,7 +144,10 @@ export function fastCommand(args: string[]): FastCommand | null {
         const { precommit } = await lazyImport<typeof import("./commands/precommit.ts")>(
           new URL("./commands/precommit.ts", import.meta.url),
         );
-        return precommit(io, { all: values.all === true });
+        return precommit(io, {
+          all: values.all === true,
+          stagedDiffStdin: values["staged-diff-stdin"] === true,
+        });
       };
   }
 }

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { ClientError } from "./exit_codes.ts";
+
 /** Result of one git invocation. */
 export interface GitResult {
   code: number;
@@ -38,11 +40,16 @@ export async function fileAt(cwd: string, rev: string, path: string): Promise<st
 /**
  * Paths (relative to `cwd`, under it) of the files the index adds, copies,
  * modifies or renames against HEAD; with `all`, every file in the index.
+ * Throws a `ClientError` when git cannot say (not a repository, git missing):
+ * a pre-commit check that cannot read the change never passes it.
  */
 export async function stagedPaths(cwd: string, all: boolean): Promise<string[]> {
   const res = all
     ? await git(["ls-files", "--cached", "-z"], cwd)
     : await git(["diff", "--cached", "--name-only", "--relative", "--diff-filter=ACMR", "-z"], cwd);
-  if (res.code !== 0) return [];
+  if (res.code !== 0) {
+    const why = res.stderr.trim().split("\n")[0] || `exit ${res.code}`;
+    throw new ClientError("no_input", `cannot read the staged changes (git: ${why})`);
+  }
   return res.stdout.split("\0").filter(Boolean);
 }

@@ -103,7 +103,10 @@ Deno.test("installPrecommit() chains a foreign hook; precommitInstalled() follow
   assert.equal(installPrecommit(hooks, ["/bin/policy"], "").written, true);
   assert.equal(precommitInstalled(hooks), true);
   assert.equal(Deno.readTextFileSync(join(hooks, CHAINED_HOOK)), foreign);
-  assert.match(Deno.readTextFileSync(join(hooks, "pre-commit")), /exec \/bin\/policy precommit\n$/);
+  assert.match(
+    Deno.readTextFileSync(join(hooks, "pre-commit")),
+    /\| \/bin\/policy precommit --staged-diff-stdin\n$/,
+  );
   assert.equal(installPrecommit(hooks, ["/bin/policy"], "").written, false);
   assert.equal((Deno.statSync(join(hooks, "pre-commit")).mode ?? 0) & 0o111, 0o111);
   assert.equal(uninstallPrecommit(hooks), true);

@@ -164,6 +164,11 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
   program.command("precommit")
     .description("check dependencies the staged change adds (run by the git pre-commit hook)")
     .option("--all", "check every dependency of every manifest in the index", false)
+    .option(
+      "--staged-diff-stdin",
+      "read the staged diff from standard input, as the git hook pipes it (git runs when unreadable)",
+      false,
+    )
     .action(async (o) => {
       const { precommit } = await import("./commands/precommit.ts");
       setCode(await precommit(io, o));

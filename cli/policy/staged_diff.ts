@@ -184,7 +184,29 @@ export async function parseStagedDiff(out: string): Promise<StagedFile[] | null>
  * one git process; null when git fails or its output cannot be read exactly.
  */
 export async function stagedDiff(cwd: string): Promise<StagedFile[] | null> {
-  const res = await git([...ARGS, ...MANIFEST_PATHSPECS], cwd);
+  const res = await git([...STAGED_DIFF_ARGV], cwd);
   if (res.code !== 0) return null;
   return await parseStagedDiff(res.stdout);
+}
+
+/** The git arguments of the staged-diff reading (the shim runs the same). */
+export const STAGED_DIFF_ARGV: readonly string[] = [...ARGS, ...MANIFEST_PATHSPECS];
+
+/**
+ * The last line the git shim writes after git's output: git's exit status,
+ * so that a failed git is told apart from nothing staged.
+ */
+export const GIT_EXIT_TRAILER = "policy-git-exit ";
+
+/**
+ * The staged files from what the git shim piped in (git's output, then
+ * {@link GIT_EXIT_TRAILER} and git's exit status on a line of its own): null
+ * when git failed, the trailer is missing, or the diff cannot be read exactly
+ * (every version is still checked against its blob id), so the caller runs git
+ * itself as before.
+ */
+export async function stagedDiffFromShim(piped: string): Promise<StagedFile[] | null> {
+  const trailer = `${GIT_EXIT_TRAILER}0\n`;
+  if (!piped.endsWith(trailer)) return null;
+  return await parseStagedDiff(piped.slice(0, -trailer.length));
 }

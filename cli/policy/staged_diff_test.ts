@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { gitIn, tempGitRepo } from "./_testing.ts";
 import { manifestKind } from "./agents/manifest_kind.ts";
 import { fileAt, git, stagedPaths } from "./git.ts";
-import { parseStagedDiff, stagedDiff } from "./staged_diff.ts";
+import {
+  GIT_EXIT_TRAILER,
+  parseStagedDiff,
+  STAGED_DIFF_ARGV,
+  stagedDiff,
+  stagedDiffFromShim,
+} from "./staged_diff.ts";
 
 /** Writes `files` (text or bytes) into `dir`, creating folders. */
 async function write(dir: string, files: Record<string, string | Uint8Array>) {
@@ -52,14 +58,20 @@ const STAGED = {
   "app/main.py": " \n-\n+\n\\\n",
 };
 
-Deno.test("stagedDiff: one git process reads every staged manifest exactly as git show does", async () => {
+/** A repository with {@link COMMITTED} committed and {@link STAGED} staged over it. */
+async function stagedRepo(): Promise<string> {
   const dir = await tempGitRepo();
+  await write(dir, COMMITTED);
+  await gitIn(dir, ["add", "-A"]);
+  await gitIn(dir, ["commit", "-q", "-m", "manifests"]);
+  await write(dir, STAGED);
+  await gitIn(dir, ["add", "-A"]);
+  return dir;
+}
+
+Deno.test("stagedDiff: one git process reads every staged manifest exactly as git show does", async () => {
+  const dir = await stagedRepo();
   try {
-    await write(dir, COMMITTED);
-    await gitIn(dir, ["add", "-A"]);
-    await gitIn(dir, ["commit", "-q", "-m", "manifests"]);
-    await write(dir, STAGED);
-    await gitIn(dir, ["add", "-A"]);
     const expected = await fileByFile(dir);
     assert.equal(expected.length, 11, "every manifest kind is staged");
     const read = await stagedDiff(dir);
@@ -129,6 +141,35 @@ Deno.test("parseStagedDiff: a version whose text does not hash to its blob id is
     assert.equal(await parseStagedDiff(out.replace("@@ -1 +1,2 @@", "@@ -1 +1,3 @@")), null);
     assert.equal(await parseStagedDiff(out.slice(0, out.indexOf("@@"))), null);
     assert.deepEqual(await parseStagedDiff(""), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("stagedDiffFromShim: the shim's own git output is read as stagedDiff reads it; anything else is null", async () => {
+  const dir = await stagedRepo();
+  try {
+    // The shim's own pipeline, run by a real shell: git's output, then its exit status.
+    const pipe = (gitArgs: string[]) =>
+      new Deno.Command("sh", {
+        args: ["-c", `{ git "$@" 2>/dev/null; echo "${GIT_EXIT_TRAILER}$?"; }`, "sh", ...gitArgs],
+        cwd: dir,
+        stdout: "piped",
+      }).output().then((out) => new TextDecoder().decode(out.stdout));
+    const piped = await pipe([...STAGED_DIFF_ARGV]);
+    assert.deepEqual(await stagedDiffFromShim(piped), await stagedDiff(dir));
+    // Nothing staged: an empty diff, read as no files (not as a failure).
+    await gitIn(dir, ["commit", "-q", "-m", "staged"]);
+    assert.deepEqual(await stagedDiffFromShim(await pipe([...STAGED_DIFF_ARGV])), []);
+    // A failed git (its status is not 0), a missing trailer, a cut or altered diff: null.
+    const failed = await pipe(["diff", "--no-such-option"]);
+    assert.match(failed, new RegExp(`^${GIT_EXIT_TRAILER}[1-9]\\d*\\n$`));
+    assert.equal(await stagedDiffFromShim(failed), null);
+    assert.equal(await stagedDiffFromShim(""), null);
+    assert.equal(await stagedDiffFromShim(piped.slice(0, -`${GIT_EXIT_TRAILER}0\n`.length)), null);
+    const cut = piped.slice(0, piped.indexOf("numpy")) + `\n${GIT_EXIT_TRAILER}0\n`;
+    assert.equal(await stagedDiffFromShim(cut), null);
+    assert.equal(await stagedDiffFromShim(piped.replace("numpy==2.0", "numpy==2.1")), null);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -127,6 +127,38 @@ Deno.test("the installed pre-commit hook blocks a staged banned dependency and i
       },
     );
 
+    await t.step(
+      "the shim's git output piped in is what precommit reads (no git of its own)",
+      async () => {
+        // The pipeline the installed shim runs, up to the pipe; then precommit in a folder that
+        // is not a repository: only the piped diff can name pycrypto there.
+        const hook = await Deno.readTextFile(join(dir, ".git/hooks/pre-commit"));
+        const pipeline = hook.split("\n").find((l) => l.startsWith("{ git diff "));
+        assert.ok(pipeline, hook);
+        const piped = await shell(pipeline.slice(0, pipeline.lastIndexOf(" | ")), { cwd: dir });
+        const bare = await Deno.makeTempDir({ prefix: "policy-no-git-" });
+        try {
+          await Deno.copyFile(join(dir, ".policy.toml"), join(bare, ".policy.toml"));
+          const ran = await policy(["precommit", "--staged-diff-stdin"], {
+            cwd: bare,
+            stdin: piped.stdout,
+          });
+          assert.equal(ran.code, 1, ran.stderr);
+          assert.match(ran.stderr, /POLICY_PRECOMMIT_DENIED .*"package":"pycrypto"/);
+          // A pipe that cannot be read (git failed) falls back to git, which fails here: blocked,
+        // never passed.
+          const failed = await policy(["precommit", "--staged-diff-stdin"], {
+            cwd: bare,
+            stdin: "policy-git-exit 128\n",
+          });
+          assert.equal(failed.code, 1, failed.stderr);
+          assert.doesNotMatch(failed.stderr, /pycrypto/);
+        } finally {
+          await Deno.remove(bare, { recursive: true });
+        }
+      },
+    );
+
     await t.step("unstaged edits are ignored: the staged content is what counts", async () => {
       await Deno.writeTextFile(join(dir, "pyproject.toml"), GOOD);
       await gitIn(dir, ["add", "pyproject.toml"]);

@@ -15,17 +15,37 @@ import { fileAt, stagedPaths } from "../git.ts";
 import type { ManifestChange } from "../hooks/precommit.ts";
 import { manifestKind } from "../agents/manifest_kind.ts";
 import { lazyImport } from "../lazy_import.ts";
-import { stagedDiff } from "../staged_diff.ts";
+import { stagedDiff, stagedDiffFromShim, type StagedFile } from "../staged_diff.ts";
 
 /** Options of `precommit`. */
 export interface PrecommitCommandOptions {
   /** Check every dependency of every manifest in the index, not only the staged change. */
   all?: boolean;
+  /**
+   * Standard input carries the staged diff the git shim's own git process
+   * wrote (`install/precommit.ts`); git runs here only when it cannot be read.
+   */
+  stagedDiffStdin?: boolean;
 }
 
-async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChange[]> {
-  // One git process for the names and both versions; file by file when it cannot be read exactly.
-  const diff = all ? null : await stagedDiff(cwd);
+/** The staged diff the shim piped in, or null to run git here. */
+async function pipedDiff(io: Io): Promise<StagedFile[] | null> {
+  try {
+    return await stagedDiffFromShim(await io.readStdin());
+  } catch {
+    return null;
+  }
+}
+
+async function stagedManifests(
+  io: Io,
+  all: boolean,
+  piped: boolean,
+): Promise<ManifestChange[]> {
+  const cwd = io.cwd;
+  // One git process for the names and both versions (the shim's, when it piped its output in);
+  // file by file when it cannot be read exactly.
+  const diff = all ? null : (piped ? await pipedDiff(io) : null) ?? await stagedDiff(cwd);
   if (diff !== null) {
     return diff.filter((f) =>
       manifestKind(f.path) !== null &&
@@ -55,7 +75,7 @@ async function stagedManifests(cwd: string, all: boolean): Promise<ManifestChang
 export async function precommit(io: Io, options: PrecommitCommandOptions = {}): Promise<number> {
   // The git process starts first and `.policy.toml` is read and validated while it runs; a
   // configuration error still wins over anything git says (the diff's outcome is then dropped).
-  const staged = stagedManifests(io.cwd, options.all ?? false);
+  const staged = stagedManifests(io, options.all ?? false, options.stagedDiffStdin ?? false);
   const settled = staged.then(() => {}, () => {});
   let config;
   try {
@@ -66,7 +86,14 @@ export async function precommit(io: Io, options: PrecommitCommandOptions = {}): 
     io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
     return 1;
   }
-  const manifests = await staged;
+  let manifests;
+  try {
+    manifests = await staged;
+  } catch (error) {
+    if (!(error instanceof ClientError)) throw error;
+    io.stderr(`policy precommit: commit blocked: ${oneLine(error.message)}\n`);
+    return 1;
+  }
   // No manifest staged: nothing to parse or ask, so neither the API client nor a parser loads.
   if (manifests.length === 0) return 0;
   // The API client and the quick path (plain requirements such as `name==1.2`, read without the

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { shellJoin, shellQuote } from "./command.ts";
 import { readTextOrNull } from "../read_text.ts";
+import { GIT_EXIT_TRAILER, STAGED_DIFF_ARGV } from "../staged_diff.ts";
 
 /** Marker comment that identifies our shim. */
 export const PRECOMMIT_MARKER = "# policyd-precommit-shim";
@@ -19,16 +20,25 @@ export function precommitInstalled(hooksDir: string): boolean {
   return readTextOrNull(join(hooksDir, "pre-commit"))?.includes(PRECOMMIT_MARKER) ?? false;
 }
 
-/** The shim script: optional `cd` into the project (relative to the repo top), chain, then run. */
+/**
+ * The shim script: optional `cd` into the project (relative to the repo top),
+ * chain, then run. The shim starts the staged-diff git process itself and
+ * pipes its output, then git's exit status, into `policy precommit
+ * --staged-diff-stdin`: git runs while the client starts instead of after it
+ * (docs/performance.md, "Pre-commit, the shim's git"). The client checks every
+ * version against its blob id and runs git itself when the pipe cannot be read.
+ */
 export function shimScript(selfCommand: string[], projectDir: string): string {
   const cd = projectDir ? `cd ${shellQuote(projectDir)} || exit 1\n` : "";
+  const diff = shellJoin(["git", ...STAGED_DIFF_ARGV]);
+  const run = shellJoin([...selfCommand, "precommit", "--staged-diff-stdin"]);
   return `#!/bin/sh
 ${PRECOMMIT_MARKER} (installed by \`policy init\`; \`policy uninstall\` removes it)
 hook_dir=$(dirname "$0")
 if [ -x "$hook_dir/${CHAINED_HOOK}" ]; then
   "$hook_dir/${CHAINED_HOOK}" "$@" || exit $?
 fi
-${cd}exec ${shellJoin([...selfCommand, "precommit"])}
+${cd}{ ${diff} 2>/dev/null; echo "${GIT_EXIT_TRAILER}$?"; } | ${run}
 `;
 }
 
