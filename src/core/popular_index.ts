@@ -148,6 +148,10 @@ interface Tables {
   skeletons: Map<string, string>;
   /** Length of the longest target name. */
   longest: number;
+  /** `lengths[n]`: some target of length n is matched by one edit (the early exit of `byEdit`). */
+  lengths: Uint8Array;
+  /** Name → the most popular target that is the name with an affix added (`byAffix`). */
+  affixed: Map<string, string>;
 }
 
 function tablesOf(names: Iterable<string>): Tables {
@@ -155,19 +159,24 @@ function tablesOf(names: Iterable<string>): Tables {
   for (const name of names) if (!rank.has(name)) rank.set(name, rank.size);
   const neighbours = new Map<number, string[]>();
   const skeletons = new Map<string, string>();
+  const affixed = new Map<string, string>();
+  const lengths = new Uint8Array(MAX_NAME + 1);
   let longest = 0;
   for (const [name, at] of rank) {
     if (at >= TARGET_RANK) break;
     longest = Math.max(longest, name.length);
     if (!skeletons.has(skeleton(name))) skeletons.set(skeleton(name), name);
+    // Most popular first: the first target found for a stripped name is the one `better` keeps.
+    for (const core of strippedForms(name)) if (!affixed.has(core)) affixed.set(core, name);
     if (name.length < MIN_EDIT_LENGTH || name.length >= MAX_NAME) continue;
+    lengths[name.length] = 1;
     for (const key of deletionKeys(name)) {
       const list = neighbours.get(key);
       if (list === undefined) neighbours.set(key, [name]);
       else if (list[list.length - 1] !== name) list.push(name);
     }
   }
-  return { rank, neighbours, skeletons, longest };
+  return { rank, neighbours, skeletons, longest, lengths, affixed };
 }
 
 /** The more popular of two names (`a` may be none yet). */
@@ -177,7 +186,10 @@ function better(t: Tables, a: string | null, b: string): string {
 
 function byEdit(t: Tables, name: string): string | null {
   if (name.length < MIN_EDIT_CANDIDATE) return null;
-  if (name.length > t.longest + 1 || name.length >= MAX_NAME) return null;
+  const n = name.length;
+  if (n > t.longest + 1 || n >= MAX_NAME) return null;
+  // `oneEdit` accepts only a target of length n - 1, n or n + 1: none, no candidate can pass.
+  if (!t.lengths[n - 1] && !t.lengths[n] && !t.lengths[n + 1]) return null;
   let found: string | null = null;
   for (const key of deletionKeys(name)) {
     for (const candidate of t.neighbours.get(key) ?? []) {
@@ -187,14 +199,22 @@ function byEdit(t: Tables, name: string): string | null {
   return found;
 }
 
+/** `name` without each affix it carries (`python-x` → `x`); none for a name without one. */
+function strippedForms(name: string): string[] {
+  const forms: string[] = [];
+  for (const a of AFFIXES_BEFORE) if (name.startsWith(a)) forms.push(name.slice(a.length));
+  for (const a of AFFIXES_AFTER) if (name.endsWith(a)) forms.push(name.slice(0, -a.length));
+  return forms.filter((form) => form !== "");
+}
+
+/**
+ * The most popular target that is `name` with an affix added (precomputed in
+ * `affixed`) or removed: no affixed strings are built per name.
+ */
 function byAffix(t: Tables, name: string): string | null {
-  let found: string | null = null;
-  const forms = [
-    ...AFFIXES_BEFORE.flatMap((a) => [a + name, name.startsWith(a) ? name.slice(a.length) : ""]),
-    ...AFFIXES_AFTER.flatMap((a) => [name + a, name.endsWith(a) ? name.slice(0, -a.length) : ""]),
-  ];
-  for (const form of forms) {
-    if (form && (t.rank.get(form) ?? TARGET_RANK) < TARGET_RANK) found = better(t, found, form);
+  let found = t.affixed.get(name) ?? null;
+  for (const form of strippedForms(name)) {
+    if ((t.rank.get(form) ?? TARGET_RANK) < TARGET_RANK) found = better(t, found, form);
   }
   return found;
 }

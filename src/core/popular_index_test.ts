@@ -73,3 +73,68 @@ Deno.test("combineIndexes() treats a name popular in either as popular", () => {
   equal(both.lookalike("reqeusts")?.similar_to, "requests");
   equal(both.has("requests"), true);
 });
+
+/** The rule read literally: every target scanned, every affixed form built (no tables). */
+function scanLookalike(names: string[], name: string): Lookalike | null {
+  if (names.includes(name)) return null;
+  const targets = names.slice(0, TARGET_RANK);
+  const rank = (n: string) => targets.indexOf(n);
+  const edits = (a: string, b: string) => {
+    if (a === b || Math.abs(a.length - b.length) > 1) return false;
+    const swaps = [...a].some((_, i) =>
+      a.slice(0, i) + (a[i + 1] ?? "") + a[i] + a.slice(i + 2) === b && a.length > i + 1
+    );
+    const cut = (s: string, i: number) => s.slice(0, i) + s.slice(i + 1);
+    const subs = a.length === b.length && [...a].some((_, i) => cut(a, i) === cut(b, i));
+    const dels = [...a].some((_, i) => cut(a, i) === b) || [...b].some((_, i) => cut(b, i) === a);
+    return swaps || subs || dels;
+  };
+  const edit = name.length >= MIN_EDIT_CANDIDATE &&
+    targets.find((t) => t.length >= 4 && edits(name, t));
+  if (edit) return { similar_to: edit, how: "edit" };
+  const forms = ["python-", "py-"].flatMap((
+    a,
+  ) => [a + name, name.startsWith(a) && name.slice(a.length)])
+    .concat(
+      ["-python", "-py"].flatMap((a) => [name + a, name.endsWith(a) && name.slice(0, -a.length)]),
+    );
+  const affix =
+    forms.filter((f): f is string => !!f && rank(f) >= 0).sort((a, b) => rank(a) - rank(b))[0];
+  if (affix) return { similar_to: affix, how: "affix" };
+  const skeleton = (s: string) => s.replaceAll("rn", "m").replaceAll("0", "o").replaceAll("1", "l");
+  const glyph = targets.find((t) => skeleton(t) === skeleton(name));
+  return glyph && glyph !== name ? { similar_to: glyph, how: "homoglyph" } : null;
+}
+
+Deno.test("lookalike() answers as a scan of every popular name does (tables and early exits)", () => {
+  const words = [
+    "requests",
+    "dateutil",
+    "numpy",
+    "boto",
+    "flask",
+    "click",
+    "rich",
+    "attrs",
+    "yaml",
+  ];
+  // Every other word is popular only with its affixes: asking for the bare word finds them.
+  const names = [
+    ...new Set(words.flatMap((w, i) => [
+      ...(i % 2 ? [] : [w, `${w}${i}`]),
+      ...[`python-${w}`, `py-${w}`, `${w}-py`, `${w}-python`, `${w}-extra-long-name-${i}`],
+    ])),
+  ].reverse();
+  const asked = [...words, ...names].flatMap((n) => [
+    n,
+    n.slice(1),
+    n + "s",
+    n.replace("e", "3"),
+    `py-${n}`,
+    n.replace(/^python-|-py$/, ""),
+    n.replaceAll("l", "1"),
+    n.slice(0, 2) + n[3] + n[2] + n.slice(4),
+  ]).concat(Array.from({ length: 50 }, (_, i) => `bench-package-${i}`));
+  const fast = createPopularIndex(names);
+  for (const name of asked) deepStrictEqual(fast.lookalike(name), scanLookalike(names, name), name);
+});

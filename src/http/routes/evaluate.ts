@@ -60,7 +60,8 @@ export function evaluateRoutes(deps: AppDeps): Hono<AppEnv> {
       ),
     );
     const results = await deps.evaluations.evaluateMany(requests, c.get("context"));
-    return c.json({ results });
+    // Byte for byte `JSON.stringify({ results })`, each remembered decision's text reused.
+    return c.body(`{"results":[${results.map(evaluationJson).join(",")}]}`, 200, JSON_CONTENT_TYPE);
   });
 
   return routes;
