@@ -146,7 +146,7 @@ Deno.test("the installed pre-commit hook blocks a staged banned dependency and i
           assert.equal(ran.code, 1, ran.stderr);
           assert.match(ran.stderr, /POLICY_PRECOMMIT_DENIED .*"package":"pycrypto"/);
           // A pipe that cannot be read (git failed) falls back to git, which fails here: blocked,
-        // never passed.
+          // never passed.
           const failed = await policy(["precommit", "--staged-diff-stdin"], {
             cwd: bare,
             stdin: "policy-git-exit 128\n",
