@@ -42,7 +42,17 @@ import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { readExampleRegistry } from "../../src/registry/example.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, requireWrk, spawnServer, type Target, warm } from "./wrk.ts";
+import {
+  compareEnv,
+  median,
+  processCpuSeconds,
+  requireWrk,
+  spawnServer,
+  type Target,
+  warm,
+  wrk as runWrk,
+  type WrkResult,
+} from "./wrk.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -67,39 +77,9 @@ const POSTGRES = Deno.env.get("BENCH_POSTGRES") !== "off";
 const POSTGRES_SERVER = Deno.env.get("POLICYD_TEST_POSTGRES") ??
   "postgres://postgres@127.0.0.1:5432";
 const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
-const COMPARE_ENV: Record<string, string> = Object.fromEntries(
-  (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=VALUE, got ${pair}`);
-    return [pair.slice(0, eq), pair.slice(eq + 1)];
-  }),
-);
+const COMPARE_ENV = compareEnv();
 
 /** Result of one wrk run. */
-interface WrkResult {
-  rps: number;
-  requests: number;
-  errors: number;
-  /** CPU time of the server process per answered request, µs (null off Linux). */
-  cpuPerRequestUs: number | null;
-  /** CPU time of the PostgreSQL processes serving the bench's database per answered request, µs (`postgres` only). */
-  dbCpuPerRequestUs: number | null;
-}
-
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User + system CPU seconds of process `pid` so far, every thread included; null off Linux. */
-function processCpuSeconds(pid: number): number | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // Fields after the command name (which may contain spaces) start at ") ".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * CPU seconds so far of each PostgreSQL process working for `database`: its
  * backends and the server's own background processes (WAL writer,
@@ -127,31 +107,24 @@ function cpuSpent(before: Map<number, number>, after: Map<number, number>): numb
   return total;
 }
 
-async function wrk(url: string, pid: number, database?: string): Promise<WrkResult> {
-  const cpuBefore = processCpuSeconds(pid);
+/** One wrk run against `url` (see `wrk.ts`), with the CPU of `database`'s PostgreSQL processes. */
+async function wrk(
+  url: string,
+  pid: number,
+  database?: string,
+): Promise<WrkResult & { dbCpuPerRequestUs: number | null }> {
   const dbBefore = database ? await postgresCpuSeconds(database) : null;
-  const out = await new Deno.Command(WRK, {
-    args: [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${SECONDS}s`, url],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  if (!out.success) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
-  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
-  const requests = Number(text.match(/(\d+) requests in/)?.[1]);
-  const non2xx = Number(text.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
-  const socket = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
-  const errors = non2xx + (socket ? socket.slice(1).map(Number).reduce((a, b) => a + b, 0) : 0);
-  if (!Number.isFinite(rps)) throw new Error(`cannot read wrk output:\n${text}`);
-  const cpuAfter = processCpuSeconds(pid);
-  const cpuPerRequestUs = cpuBefore === null || cpuAfter === null || requests === 0
-    ? null
-    : (cpuAfter - cpuBefore) * 1e6 / requests;
+  const result = await runWrk(url, pid, {
+    wrk: WRK,
+    threads: THREADS,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+  });
   const dbAfter = database ? await postgresCpuSeconds(database) : null;
-  const dbCpuPerRequestUs = dbBefore === null || dbAfter === null || requests === 0
+  const dbCpuPerRequestUs = dbBefore === null || dbAfter === null || result.requests === 0
     ? null
-    : cpuSpent(dbBefore, dbAfter) * 1e6 / requests;
-  return { rps, requests, errors, cpuPerRequestUs, dbCpuPerRequestUs };
+    : cpuSpent(dbBefore, dbAfter) * 1e6 / result.requests;
+  return { ...result, dbCpuPerRequestUs };
 }
 
 /** `policyd serve` from the checkout `repo`, auditing into `db`. */

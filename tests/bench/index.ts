@@ -31,7 +31,16 @@ import { readExampleRegistry } from "../../src/registry/example.ts";
 import { decidePage } from "../../src/index/decide_page.ts";
 import { pageFromJson } from "../../src/index/page.ts";
 import { startFakeUpstream } from "../helpers/fake_upstream.ts";
-import { median, requireWrk, spawnServer, stopAll, type Target, warm, wrk } from "./wrk.ts";
+import {
+  compareEnv,
+  median,
+  requireWrk,
+  spawnServer,
+  stopAll,
+  type Target,
+  warm,
+  wrk,
+} from "./wrk.ts";
 
 function option(env: string, fallback: number): number {
   const value = Number(Deno.env.get(env) ?? fallback);
@@ -49,13 +58,7 @@ const WRK_OPTIONS = {
 };
 const LOG_LEVEL = Deno.env.get("BENCH_LOG_LEVEL") ?? "info";
 const COMPARE_REPO = Deno.env.get("BENCH_COMPARE_REPO");
-const COMPARE_ENV: Record<string, string> = Object.fromEntries(
-  (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=VALUE, got ${pair}`);
-    return [pair.slice(0, eq), pair.slice(eq + 1)];
-  }),
-);
+const COMPARE_ENV = compareEnv();
 const VERSIONS = 300;
 const PROJECT = "requests";
 

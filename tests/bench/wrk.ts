@@ -74,7 +74,7 @@ export interface WrkOptions {
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /** User + system CPU seconds of process `pid` so far, every thread included; null off Linux. */
-function processCpuSeconds(pid: number): number | null {
+export function processCpuSeconds(pid: number): number | null {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
     // Fields after the command name (which may contain spaces) start at ") ".
@@ -155,4 +155,18 @@ export async function requireWrk(): Promise<string> {
     );
     Deno.exit(1);
   }
+}
+
+/**
+ * The settings of a bench's `compare` target from `BENCH_COMPARE_ENV`
+ * ("NAME=VALUE …"); throws on a word without `=`.
+ */
+export function compareEnv(): Record<string, string> {
+  return Object.fromEntries(
+    (Deno.env.get("BENCH_COMPARE_ENV") ?? "").split(/\s+/).filter(Boolean).map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq <= 0) throw new Error(`BENCH_COMPARE_ENV: expected NAME=VALUE, got ${pair}`);
+      return [pair.slice(0, eq), pair.slice(eq + 1)];
+    }),
+  );
 }
