@@ -12,6 +12,7 @@ import { ClientError, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
 import { fastCommand } from "./policy/fast_path.ts";
 import { lazyImport } from "./policy/lazy_import.ts";
+import { BUNDLED } from "./policy/build_info.ts";
 
 export { CLIENT_VERSION } from "./policy/version.ts";
 
@@ -48,6 +49,8 @@ export function selfCommand(): string[] {
   if (!/^deno(\.exe)?$/.test(exe.split(/[\\/]/).pop() ?? "") || here.protocol !== "file:") {
     return [exe]; // a compiled `policy` binary
   }
+  // The bundle (tools/bundle_client.ts) needs no configuration; none is looked for either.
+  if (BUNDLED) return [exe, "run", "-A", "--no-config", import.meta.filename!];
   // No node:path/node:url here: loading the Node compatibility layer would
   // cost every command its start-up time (docs/performance.md).
   const script = import.meta.filename!;

@@ -1,9 +1,12 @@
 /**
  * `deno task install`: installs the two programs as global commands with
- * `deno install -g` — `policyd` (the server, with `--unstable-cron` for the
- * CVE scanner schedule) and `policy` (the client) — into
- * `$DENO_INSTALL_ROOT/bin` (default `~/.deno/bin`). The commands run this
- * checkout's sources, so `git pull` updates them; they need `deno` on the PATH.
+ * `deno install -g` into `$DENO_INSTALL_ROOT/bin` (default `~/.deno/bin`):
+ * `policyd` (the server, with `--unstable-cron` for the CVE scanner schedule)
+ * runs this checkout's sources, so `git pull` updates it; `policy` (the
+ * client) runs the bundle `tools/bundle_client.ts` builds into
+ * `dist/policy/` first (it starts on every commit and agent command, and the
+ * bundle starts faster: docs/performance.md), so after a `git pull` run the
+ * task again. Both need `deno` on the PATH.
  *
  * Usage: `deno run -A tools/install.ts`
  *
@@ -11,19 +14,33 @@
  */
 import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUNDLE_ENTRY, bundleClient, DEFAULT_OUT_DIR } from "./bundle_client.ts";
 
 /** One command to install. */
 export interface InstallTarget {
   name: "policyd" | "policy";
+  /** The script, relative to the repository. */
   entry: string;
   /** Permission and feature flags, the same as the `deno task` entries use. */
   flags: string[];
+  /** Whether the script is the client bundle, built first and run without configuration. */
+  bundled: boolean;
 }
 
 /** The commands of the project. */
 export const INSTALL_TARGETS: readonly InstallTarget[] = [
-  { name: "policyd", entry: "cli/policyd.ts", flags: ["--allow-all", "--unstable-cron"] },
-  { name: "policy", entry: "cli/policy.ts", flags: ["--allow-all"] },
+  {
+    name: "policyd",
+    entry: "cli/policyd.ts",
+    flags: ["--allow-all", "--unstable-cron"],
+    bundled: false,
+  },
+  {
+    name: "policy",
+    entry: join(DEFAULT_OUT_DIR, BUNDLE_ENTRY),
+    flags: ["--allow-all"],
+    bundled: true,
+  },
 ];
 
 /** The repository root (this file lives in `tools/`). */
@@ -36,8 +53,7 @@ export function installArgs(target: InstallTarget, root = ROOT): string[] {
     "--global",
     "--force",
     ...target.flags,
-    "--config",
-    join(root, "deno.json"),
+    ...(target.bundled ? ["--no-config"] : ["--config", join(root, "deno.json")]),
     "--name",
     target.name,
     join(root, target.entry),
@@ -78,6 +94,12 @@ function denoOnPath(): boolean {
 }
 
 async function main(): Promise<number> {
+  try {
+    await bundleClient();
+  } catch (error) {
+    console.error(`install: building the client bundle failed: ${(error as Error).message}`);
+    return 1;
+  }
   for (const target of INSTALL_TARGETS) {
     const output = await new Deno.Command(Deno.execPath(), {
       args: installArgs(target),

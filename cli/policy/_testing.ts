@@ -74,7 +74,7 @@ async function execIn(
 }
 
 /** The argv prefix that runs the client from source. */
-export const POLICY_CMD = [
+export const SOURCE_POLICY_CMD: readonly string[] = [
   Deno.execPath(),
   "run",
   "-A",
@@ -82,6 +82,20 @@ export const POLICY_CMD = [
   join(REPO_ROOT, "deno.json"),
   join(REPO_ROOT, "cli", "policy.ts"),
 ];
+
+/** The argv prefix that runs a bundled client (`tools/bundle_client.ts`) whose entry is `entry`. */
+export function bundledPolicyCmd(entry: string): string[] {
+  return [Deno.execPath(), "run", "-A", "--no-config", entry];
+}
+
+/**
+ * The client the tests run: the sources, or the bundle whose entry
+ * `POLICY_TEST_BUNDLE` names (`deno task bundle`, then
+ * `POLICY_TEST_BUNDLE=dist/policy/policy.js deno test -A tests/e2e`).
+ */
+export const POLICY_CMD: string[] = Deno.env.get("POLICY_TEST_BUNDLE")
+  ? bundledPolicyCmd(Deno.realPathSync(Deno.env.get("POLICY_TEST_BUNDLE")!))
+  : [...SOURCE_POLICY_CMD];
 
 /** Runs `policy args…` in `cwd`. */
 export function policy(

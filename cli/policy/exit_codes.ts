@@ -40,30 +40,63 @@ export type ClientErrorCode =
   | "no_input"
   | "bad_input";
 
+/**
+ * The kinds of a client error (its class and superclasses), under a
+ * registered symbol: the bundled client holds two copies of this module
+ * (tools/bundle_client.ts), and an error made by one must be an
+ * `instanceof` the other's classes.
+ */
+const KINDS = Symbol.for("policyd.client-error-kinds");
+
+/** Adds `kind` to the kinds of `error`. */
+function mark(error: Error, kind: string): void {
+  const holder = error as unknown as Record<symbol, string[] | undefined>;
+  const kinds = holder[KINDS];
+  if (kinds) kinds.push(kind);
+  else Object.defineProperty(error, KINDS, { value: [kind], enumerable: false });
+}
+
 /** An expected failure of the client, carrying a one-line message. */
 export class ClientError extends Error {
+  /** The kind `instanceof` tests (each subclass names its own). */
+  static readonly kind: string = "ClientError";
+
+  /** `instanceof` by kind, so that it holds across copies of this module. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return false;
+    const kinds = (value as Record<symbol, unknown>)[KINDS];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
+
   /** Creates an error with a stable code and a one-line, user-facing message. */
   constructor(readonly code: ClientErrorCode, message: string) {
     super(message);
     this.name = "ClientError";
+    mark(this, "ClientError");
   }
 }
 
 /** The server could not be reached (connection refused, DNS, time-out). */
 export class ServerUnreachable extends ClientError {
+  static override readonly kind: string = "ServerUnreachable";
+
   /** `url` is the server base URL; `cause` the transport failure text. */
   constructor(readonly url: string, readonly detail: string) {
     super("unreachable", `policyd server at ${url} is unreachable: ${detail}`);
     this.name = "ServerUnreachable";
+    mark(this, "ServerUnreachable");
   }
 }
 
 /** The server answered with an HTTP error; `detail` comes from problem+json. */
 export class ServerError extends ClientError {
+  static override readonly kind: string = "ServerError";
+
   /** `status` is the HTTP status, `detail` the problem detail (or title/body). */
   constructor(readonly status: number, readonly detail: string) {
     super("server_error", `policyd server error ${status}: ${detail}`);
     this.name = "ServerError";
+    mark(this, "ServerError");
   }
 }
 

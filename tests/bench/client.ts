@@ -1,17 +1,21 @@
 /**
  * Client start-up benchmark (issue #17: `policy check` ≤ 2 × an empty Deno
  * script; issue #27: `policy precommit` adding 50 dependencies ≤ 2 ×), whole
- * processes against a real policyd on loopback: two empty scripts,
- * `deno run empty.ts` and the same empty script run the way the installed
- * `policy` runs (`deno run -A --config deno.json`, see tools/install.ts), next
- * to `policy check`, `policy hook` (a Claude Code PreToolUse edit of a file
- * that is not a manifest, and a Bash command that installs nothing: goal ≤ 1.5
- * × empty, issue #27), `policy precommit` with nothing staged, and with a
- * staged commit adding 50 dependencies to `pyproject.toml` and to
- * `requirements.txt` (real git repositories; one batch evaluation each), and
- * two floor rows: a script that only runs `git diff --cached -p`, and one that
- * also sends the 50 queries to policyd in one HTTP/1.1 exchange (what a
- * pre-commit check in Deno cannot go below).
+ * processes against a real policyd on loopback. The client runs as
+ * `deno task install` installs it: the bundle `tools/bundle_client.ts` builds
+ * (into a scratch directory here), `deno run -A --no-config dist/policy/policy.js`.
+ * Rows: two empty scripts, `deno run empty.ts` and the same run the way the
+ * sources run (`deno run -A --config deno.json`), then `policy check`,
+ * `policy hook` (a Claude Code PreToolUse edit of a file that is not a
+ * manifest, and a Bash command that installs nothing: goal ≤ 1.5 × empty,
+ * issue #27), `policy precommit` with nothing staged, and with a staged
+ * commit adding 50 dependencies to `pyproject.toml` and to `requirements.txt`
+ * (real git repositories; one batch evaluation each), the git shim `policy
+ * init` installs (what `git commit` runs), the same two pre-commit rows run
+ * from the sources (`deno task policy`), and two floor rows: a script that
+ * only runs `git diff --cached -p`, and one that also sends the 50 queries to
+ * policyd in one HTTP/1.1 exchange (what a pre-commit check in Deno cannot
+ * go below).
  *
  * It times the processes itself (no hyperfine): the rounds are interleaved
  * (every command once per round, after two warm-up rounds), each command runs
@@ -27,8 +31,15 @@
 
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.ts";
-import { gitIn, POLICY_CMD, tempGitRepo, writePolicyToml } from "../../cli/policy/_testing.ts";
+import {
+  bundledPolicyCmd,
+  gitIn,
+  SOURCE_POLICY_CMD,
+  tempGitRepo,
+  writePolicyToml,
+} from "../../cli/policy/_testing.ts";
 import { installPrecommit } from "../../cli/policy/install/precommit.ts";
+import { bundleClient } from "../../tools/bundle_client.ts";
 
 const runsFlag = Deno.args.indexOf("--runs");
 const RUNS = Number(
@@ -36,6 +47,9 @@ const RUNS = Number(
 );
 
 const server = await startTestServer();
+// The installed command: the bundled client, as `deno task install` builds and installs it.
+const bundleDir = await Deno.makeTempDir({ prefix: "policy-bench-bundle-" });
+const INSTALLED = bundledPolicyCmd(await bundleClient({ outDir: join(bundleDir, "policy") }));
 const names = Array.from({ length: 50 }, (_, i) => `"bench-package-${i}>=1.0"`);
 // The commit adds 50 dependencies to pyproject.toml: precommit parses both
 // versions of the manifest and evaluates the 50 in one batch.
@@ -106,12 +120,13 @@ const hookInput = await hookPayload("hook.json", "Edit", {
 const bashInput = await hookPayload("bash.json", "Bash", { command: "ls -la && git status" });
 
 // The git shim `policy init` installs: what `git commit` runs (its own git piped into precommit).
-for (const dir of [repo, reqs]) installPrecommit(join(dir, ".git", "hooks"), POLICY_CMD, "");
+for (const dir of [repo, reqs]) installPrecommit(join(dir, ".git", "hooks"), INSTALLED, "");
 const shim = "sh .git/hooks/pre-commit";
 
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-const policy = (...args: string[]) => quote([...POLICY_CMD, ...args]);
-const config = POLICY_CMD[POLICY_CMD.indexOf("--config") + 1];
+const policy = (...args: string[]) => quote([...INSTALLED, ...args]);
+const fromSource = (...args: string[]) => quote([...SOURCE_POLICY_CMD, ...args]);
+const config = SOURCE_POLICY_CMD[SOURCE_POLICY_CMD.indexOf("--config") + 1];
 const commands: Array<[string, string]> = [
   ["deno run empty.ts", quote([Deno.execPath(), "run", empty])],
   [
@@ -126,6 +141,8 @@ const commands: Array<[string, string]> = [
   ["policy precommit (50 reqs)", `cd ${quote([reqs])} && ${policy("precommit")}`],
   ["git pre-commit shim (50 deps)", shim],
   ["git pre-commit shim (50 reqs)", `cd ${quote([reqs])} && ${shim}`],
+  ["source: precommit (50 deps)", fromSource("precommit")],
+  ["source: precommit (50 reqs)", `cd ${quote([reqs])} && ${fromSource("precommit")}`],
   // The floor rows: what the two pre-commit rows above cannot go below (docs/performance.md).
   ["floor: git diff only", quote([Deno.execPath(), "run", "-A", "--config", config, floor])],
   [
@@ -204,12 +221,13 @@ try {
   console.log(
     "goals: policy check ≤ 2.00 × empty (issue #17), policy hook (Bash, no install) ≤ 1.50 × " +
       "empty and policy precommit (50 deps) ≤ 2.00 × empty (issue #27; the shim rows are what git commit " +
-      "runs); × cfg is the like-for-like ratio " +
-      "(same deno flags and config as the installed command)",
+      "runs). policy rows: the installed (bundled) client; source rows: deno task policy, whose " +
+      "like-for-like ratio is × cfg (same deno flags and config)",
   );
 } finally {
   await server.close();
   await Deno.remove(repo, { recursive: true });
   await Deno.remove(clean, { recursive: true });
   await Deno.remove(reqs, { recursive: true });
+  await Deno.remove(bundleDir, { recursive: true });
 }

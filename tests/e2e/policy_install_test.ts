@@ -433,7 +433,10 @@ Deno.test("portable hooks: without policy on PATH only .claude/settings.local.js
       hooks: [{ type: "command", command: "policy hook", timeout: 30 }],
     }]);
     const local = JSON.parse(await Deno.readTextFile(join(dir, ".claude/settings.local.json")));
-    assert.match(local.hooks.PreToolUse[0].hooks[0].command, /cli\/policy\.ts'? hook$/);
+    assert.match(
+      local.hooks.PreToolUse[0].hooks[0].command,
+      /(cli\/policy\.ts|policy\.js)'? hook$/,
+    );
     const status = await gitIn(dir, ["status", "--porcelain", "--untracked-files=all"]);
     assert.doesNotMatch(status.stdout, /settings\.local\.json/, "the local file is git-ignored");
     assert.match(status.stdout, /\.claude\/settings\.json/);

@@ -27,9 +27,9 @@ export function hookCommand(agent: Agent, base: string[] = PORTABLE_COMMAND): st
   return `${shellJoin(base)} hook${agent === "claude" ? "" : ` --agent ${agent}`}`;
 }
 
-/** Whether a hook command line is one `policy init` wrote (`… policy[.ts] hook [--agent X]`). */
+/** Whether a hook command line is one `policy init` wrote (`… policy[.ts|.js] hook [--agent X]`). */
 export function isPolicyHookCommand(command: string): boolean {
-  return /(^|[\s/'"])policy(\.ts)?['"]?\s+hook(\s+--agent[= ][a-z]+)?\s*$/.test(command);
+  return /(^|[\s/'"])policy(\.ts|\.js)?['"]?\s+hook(\s+--agent[= ][a-z]+)?\s*$/.test(command);
 }
 
 /** Whether an executable `name` is on the PATH given (the value of $PATH). */
