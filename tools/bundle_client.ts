@@ -44,7 +44,7 @@
  *
  * @module
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -145,7 +145,7 @@ function inComment(text: string, offset: number): boolean {
 
 /** The repository path a relative specifier in `path` names; an npm package name as it is. */
 function lazyTarget(path: string, specifier: string): string {
-  return specifier.startsWith(".") ? join(dirname(path), specifier) : specifier;
+  return specifier.startsWith(".") ? posix.join(posix.dirname(path), specifier) : specifier;
 }
 
 /** Every lazy import target of the sources (repository paths and npm package names). */
@@ -218,7 +218,7 @@ export function rewriteOutput(files: Map<string, string>): { imports: number; sh
 /** The client's sources (path → text), without tests and fixtures. */
 function readSources(root: string, rel: string, into = new Map<string, string>()) {
   for (const entry of Deno.readDirSync(join(root, rel))) {
-    const path = join(rel, entry.name);
+    const path = posix.join(rel, entry.name);
     if (entry.isDirectory) {
       if (entry.name !== "fixtures") readSources(root, path, into);
     } else if (entry.isFile && /\.(ts|tsx|js|json)$/.test(entry.name)) {
@@ -232,7 +232,7 @@ function readSources(root: string, rel: string, into = new Map<string, string>()
 
 /** Writes `sources` under `dir`, each TypeScript file rewritten by `plan`, BUNDLED set. */
 function writeSources(dir: string, sources: Map<string, string>, plan: LazyImportPlan): void {
-  const flag = join("cli", "policy", "build_info.ts");
+  const flag = "cli/policy/build_info.ts";
   for (const [path, text] of sources) {
     let next = /\.tsx?$/.test(path) ? rewriteLazyImports(text, path, plan) : text;
     if (path === flag) {
@@ -274,10 +274,10 @@ async function denoBundle(root: string, outDir: string, entries: string[], split
   }
 }
 
-/** Every `.js` file under `dir` (path relative to it → text). */
+/** Every `.js` file under `dir` (path relative to it, with `/` → text). */
 function readOutput(dir: string, rel = "", into = new Map<string, string>()) {
   for (const entry of Deno.readDirSync(join(dir, rel))) {
-    const path = join(rel, entry.name);
+    const path = posix.join(rel, entry.name);
     if (entry.isDirectory) readOutput(dir, path, into);
     else if (entry.name.endsWith(".js")) into.set(path, Deno.readTextFileSync(join(dir, path)));
   }
@@ -318,7 +318,7 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
     const libSrc = join(scratch, "lib");
     writeSources(libSrc, sources, (target, specifier, path) => {
       if (sources.has(target)) return `import(${JSON.stringify(specifier)})`;
-      const shim = relative(dirname(join(libSrc, path)), join(libSrc, npmShimOf(target)));
+      const shim = posix.relative(posix.dirname(path), npmShimOf(target));
       return `import(${JSON.stringify(shim.startsWith(".") ? shim : `./${shim}`)})`;
     });
     const libEntries: string[] = [];

@@ -115,6 +115,10 @@ async function main(): Promise<number> {
   }
   const bin = installBinDir((name) => Deno.env.get(name));
   console.error(`install: installed policyd and policy in ${bin}`);
+  console.error(
+    `install: policy runs the bundle built in ${join(ROOT, DEFAULT_OUT_DIR)}; ` +
+      "run `deno task install` again after `git pull`",
+  );
   if (!onPath(bin)) console.error(`install: add it to your PATH: export PATH="${bin}:$PATH"`);
   if (!denoOnPath()) {
     console.error(
