@@ -166,6 +166,11 @@ export function libEntryOf(target: string): string {
     : `npm-${target.replace(/[^A-Za-z0-9]+/g, "-")}.js`;
 }
 
+/** Whether JavaScript source imports nothing (no `import`, `import()` or `require`). */
+export function isSelfContained(text: string): boolean {
+  return !/^\s*(import|export\s+(\*|\{[^}]*\})\s+from)\b|\bimport\s*\(|\brequire\s*\(/m.test(text);
+}
+
 /** The source of the `lib/` module standing for the npm package `target`. */
 function npmShimOf(target: string): string {
   return libEntryOf(target).replace(/\.js$/, ".ts");
@@ -337,6 +342,14 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
     for (const target of cold) {
       if (!lib.has(libEntryOf(target))) {
         throw new BundleError(`deno bundle did not write ${LIB_DIR}/${libEntryOf(target)}`);
+      }
+    }
+    // Self-contained JavaScript (the generated validators) goes out as written: esbuild drops the
+    // parentheses that have V8 compile their functions at load (while the server answers).
+    for (const target of cold) {
+      const text = sources.get(target);
+      if (target.endsWith(".js") && text !== undefined && isSelfContained(text)) {
+        lib.set(libEntryOf(target), text);
       }
     }
     const libRewrites = rewriteOutput(lib);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   BundleError,
   HOT_MODULES,
+  isSelfContained,
   type LazyImportPlan,
   libEntryOf,
   rewriteLazyImports,
@@ -104,4 +105,21 @@ Deno.test("every hot module is a lazy import target of the client", async () => 
     rewriteLazyImports(sources[i], path, (target) => (targets.add(target), "x"));
   }
   for (const module of HOT_MODULES) assert.ok(targets.has(module), `${module} is loaded lazily`);
+});
+
+Deno.test("self-contained JavaScript is told from modules that import", async () => {
+  const validator = await Deno.readTextFile(
+    new URL("../cli/policy/generated/batch.js", import.meta.url),
+  );
+  assert.ok(isSelfContained(validator), "the generated validator imports nothing");
+  assert.ok(isSelfContained("const a = 1;\nexport const b = a;\n// import x from 'y'\n"));
+  for (
+    const text of [
+      'import { x } from "./x.js";\n',
+      'export * from "./x.js";\n',
+      'export { a, b } from "./x.js";\n',
+      'const m = await import("./x.js");\n',
+      'const m = require("x");\n',
+    ]
+  ) assert.equal(isSelfContained(text), false, text);
 });
