@@ -12,7 +12,7 @@ import { ClientError, exitCodeFor, oneLine } from "./policy/exit_codes.ts";
 import type { Io } from "./policy/io.ts";
 import { fastCommand } from "./policy/fast_path.ts";
 import { lazyImport } from "./policy/lazy_import.ts";
-import { BUNDLED } from "./policy/build_info.ts";
+import { BUNDLE_ENTRY_NAME, BUNDLED, EAGER_DIR, EAGER_V8_FLAGS } from "./policy/build_info.ts";
 
 export { CLIENT_VERSION } from "./policy/version.ts";
 
@@ -64,6 +64,23 @@ export function selfCommand(): string[] {
   return [exe, "run", "-A", ...(config ? ["--config", config] : []), script];
 }
 
+/**
+ * How the git shim calls the bundled client back: its eager copy with V8's
+ * eager compilation, so that every function of the check comes from Deno's
+ * code cache (tools/bundle_client.ts, "The eager copy"). Null from the
+ * sources, a compiled binary, or a bundle without the copy.
+ */
+export function precommitCommand(): string[] | null {
+  if (!BUNDLED || new URL(import.meta.url).protocol !== "file:") return null;
+  const eager = new URL(`./${EAGER_DIR}/${BUNDLE_ENTRY_NAME}`, import.meta.url);
+  try {
+    if (!Deno.statSync(eager).isFile) return null;
+  } catch {
+    return null;
+  }
+  return [Deno.execPath(), "run", "-A", "--no-config", EAGER_V8_FLAGS, eager.pathname];
+}
+
 /** All of `reader` as UTF-8 text (a `Response` would load Deno's fetch stack). */
 async function readAllText(reader: { read(p: Uint8Array): Promise<number | null> }) {
   const chunks: Uint8Array[] = [];
@@ -104,9 +121,12 @@ export function processIo(): Io {
     readStdin: () => readAllText(Deno.stdin),
     readLine: () => readOneLine(Deno.stdin),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
-    // Only `init` records it: computed on use, not on every start.
+    // Only `init` records them: computed on use, not on every start.
     get selfCommand() {
       return selfCommand();
+    },
+    get precommitCommand() {
+      return precommitCommand() ?? undefined;
     },
   };
 }

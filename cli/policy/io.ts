@@ -26,6 +26,11 @@ export interface Io {
   stdinIsTerminal(): boolean;
   /** The command that runs this client (argv prefix), recorded by installers. */
   selfCommand: string[];
+  /**
+   * The command the git shim runs the client with, when it differs from
+   * {@link selfCommand} (the bundle's eager copy: `tools/bundle_client.ts`).
+   */
+  precommitCommand?: string[];
   /** HTTP fetch; the global one when absent. */
   fetch?: typeof fetch;
 }

@@ -38,7 +38,6 @@ import {
   tempGitRepo,
   writePolicyToml,
 } from "../../cli/policy/_testing.ts";
-import { installPrecommit } from "../../cli/policy/install/precommit.ts";
 import { bundleClient } from "../../tools/bundle_client.ts";
 
 const runsFlag = Deno.args.indexOf("--runs");
@@ -120,7 +119,18 @@ const hookInput = await hookPayload("hook.json", "Edit", {
 const bashInput = await hookPayload("bash.json", "Bash", { command: "ls -la && git status" });
 
 // The git shim `policy init` installs: what `git commit` runs (its own git piped into precommit).
-for (const dir of [repo, reqs]) installPrecommit(join(dir, ".git", "hooks"), INSTALLED, "");
+// Installed as users install it: `policy init` run from the bundle (the shim runs its eager copy).
+for (const dir of [repo, reqs]) {
+  const init = await new Deno.Command(INSTALLED[0], {
+    args: [...INSTALLED.slice(1), "init", "--yes", "--no-claude-hooks", "--no-claude-md"],
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!init.success) {
+    throw new Error(`policy init failed: ${new TextDecoder().decode(init.stderr)}`);
+  }
+}
 const shim = "sh .git/hooks/pre-commit";
 
 const quote = (args: string[]) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");

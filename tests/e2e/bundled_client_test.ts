@@ -10,7 +10,7 @@
  * of a banned dependency fails through it.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { startTestServer } from "../helpers/server.ts";
 import { bundleClient } from "../../tools/bundle_client.ts";
 import {
@@ -134,7 +134,14 @@ Deno.test("the bundled client answers as the sources do, and its git shim blocks
         );
         assert.equal(init.code, 0, init.stderr);
         const shim = await Deno.readTextFile(join(dir, ".git", "hooks", "pre-commit"));
-        assert.ok(shim.includes(`run -A --no-config ${entry} precommit --staged-diff-stdin`), shim);
+        // The eager copy, with V8's eager compilation (tools/bundle_client.ts).
+        const eager = join(dirname(entry), "eager", "policy.js");
+        assert.ok(
+          shim.includes(
+            `run -A --no-config --v8-flags=--no-lazy ${eager} precommit --staged-diff-stdin`,
+          ),
+          shim,
+        );
         await gitIn(dir, ["add", ".policy.toml"]);
         await gitIn(dir, ["commit", "-q", "-m", "policy config"]);
         await stageRequirements("requests==2.32.3\npycrypto==2.6.1\n");

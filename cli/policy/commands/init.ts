@@ -129,7 +129,11 @@ export async function init(options: InitOptions, io: Io): Promise<number> {
       if (options.precommitFramework) {
         frameworkSetup(io, hooksDir, topDir, projectDir);
       } else {
-        const step = installPrecommit(hooksDir, io.selfCommand, projectDir);
+        const step = installPrecommit(
+          hooksDir,
+          io.precommitCommand ?? io.selfCommand,
+          projectDir,
+        );
         report(io, "pre-commit hook", step.path, step.written, step.note);
       }
     }
