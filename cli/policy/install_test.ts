@@ -23,7 +23,11 @@ Deno.test("isPolicyHookCommand() recognises our commands only", () => {
   assert.ok(isPolicyHookCommand(CMD));
   assert.ok(isPolicyHookCommand("policy hook"));
   assert.ok(isPolicyHookCommand("/usr/local/bin/policy hook"));
+  // The bundle (tools/bundle_client.ts), and its eager copy.
+  assert.ok(isPolicyHookCommand("/usr/bin/deno run -A --no-config /r/dist/policy/policy.js hook"));
+  assert.ok(isPolicyHookCommand("deno run -A --no-config /r/dist/policy/eager/policy.js hook"));
   assert.ok(!isPolicyHookCommand("other-policy hook"));
+  assert.ok(!isPolicyHookCommand("node other-policy.js hook"));
   assert.ok(!isPolicyHookCommand("policy check x"));
   assert.equal(shellJoin(["/a b/c", "x'y", "ok"]), `'/a b/c' 'x'"'"'y' ok`);
 });
