@@ -71,14 +71,16 @@ export function selfCommand(): string[] {
  * sources, a compiled binary, or a bundle without the copy.
  */
 export function precommitCommand(): string[] | null {
-  if (!BUNDLED || new URL(import.meta.url).protocol !== "file:") return null;
-  const eager = new URL(`./${EAGER_DIR}/${BUNDLE_ENTRY_NAME}`, import.meta.url);
+  const file = import.meta.filename;
+  if (!BUNDLED || file === undefined) return null;
+  const sep = file.includes("\\") ? "\\" : "/";
+  const eager = [file.slice(0, file.lastIndexOf(sep)), EAGER_DIR, BUNDLE_ENTRY_NAME].join(sep);
   try {
     if (!Deno.statSync(eager).isFile) return null;
   } catch {
     return null;
   }
-  return [Deno.execPath(), "run", "-A", "--no-config", EAGER_V8_FLAGS, eager.pathname];
+  return [Deno.execPath(), "run", "-A", "--no-config", EAGER_V8_FLAGS, eager];
 }
 
 /** All of `reader` as UTF-8 text (a `Response` would load Deno's fetch stack). */

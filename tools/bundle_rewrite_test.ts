@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
+import { HOT_MODULES } from "./bundle_client.ts";
 import {
   BundleError,
-  HOT_MODULES,
   isSelfContained,
   type LazyImportPlan,
   libEntryOf,
   rewriteLazyImports,
   rewriteOutput,
-} from "./bundle_client.ts";
+} from "./bundle_rewrite.ts";
 
 /** The plan of the `lib/` build: every lazy import a literal `import()`. */
 const literal: LazyImportPlan = (_target, specifier) => `import(${JSON.stringify(specifier)})`;
