@@ -52,14 +52,20 @@ import { BUNDLE_ENTRY_NAME, EAGER_DIR } from "../cli/policy/build_info.ts";
 import {
   BundleError,
   isSelfContained,
-  type LazyImportPlan,
   lazyTargets,
   libEntryOf,
   npmReExport,
   npmShimOf,
-  rewriteLazyImports,
   rewriteOutput,
 } from "./bundle_rewrite.ts";
+import {
+  denoBundle,
+  headOf,
+  readOutput,
+  readSources,
+  removeIfPresent,
+  writeSources,
+} from "./bundle_io.ts";
 
 /** The repository root (this file lives in `tools/`). */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -96,75 +102,6 @@ const SOURCE_DIRS = ["cli", "src"];
 /** The lazily loaded part's directory inside the output. */
 export const LIB_DIR = "lib";
 
-/** The client's sources (path → text), without tests and fixtures. */
-function readSources(root: string, rel: string, into = new Map<string, string>()) {
-  for (const entry of Deno.readDirSync(join(root, rel))) {
-    const path = posix.join(rel, entry.name);
-    if (entry.isDirectory) {
-      if (entry.name !== "fixtures") readSources(root, path, into);
-    } else if (entry.isFile && /\.(ts|tsx|js|json)$/.test(entry.name)) {
-      if (!/_test\.tsx?$|_testing\.ts$/.test(entry.name)) {
-        into.set(path, Deno.readTextFileSync(join(root, path)));
-      }
-    }
-  }
-  return into;
-}
-
-/** Writes `sources` under `dir`, each TypeScript file rewritten by `plan`, BUNDLED set. */
-function writeSources(dir: string, sources: Map<string, string>, plan: LazyImportPlan): void {
-  const flag = "cli/policy/build_info.ts";
-  for (const [path, text] of sources) {
-    let next = /\.tsx?$/.test(path) ? rewriteLazyImports(text, path, plan) : text;
-    if (path === flag) {
-      next = next.replace("BUNDLED: boolean = false", "BUNDLED: boolean = true");
-      if (!next.includes("BUNDLED: boolean = true")) {
-        throw new BundleError(`${path}: no BUNDLED flag to set`);
-      }
-    }
-    Deno.mkdirSync(join(dir, dirname(path)), { recursive: true });
-    Deno.writeTextFileSync(join(dir, path), next);
-  }
-}
-
-/** Runs `deno bundle` with the project's configuration; a failure is a BundleError. */
-async function denoBundle(root: string, outDir: string, entries: string[], split: boolean) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--config",
-      join(root, "deno.json"),
-      "--platform",
-      "deno",
-      "--format",
-      "esm",
-      ...(split
-        ? ["--code-splitting", "--outdir", outDir]
-        : ["--output", join(outDir, BUNDLE_ENTRY)]),
-      ...entries,
-    ],
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (!output.success) {
-    const reason = new TextDecoder().decode(output.stderr).trim().split("\n").slice(0, 3);
-    throw new BundleError(`deno bundle failed: ${reason.join(" ")}`);
-  }
-}
-
-/** Every `.js` file under `dir` (path relative to it, with `/` → text). */
-function readOutput(dir: string, rel = "", into = new Map<string, string>()) {
-  for (const entry of Deno.readDirSync(join(dir, rel))) {
-    const path = posix.join(rel, entry.name);
-    if (entry.isDirectory) readOutput(dir, path, into);
-    else if (entry.name.endsWith(".js")) into.set(path, Deno.readTextFileSync(join(dir, path)));
-  }
-  return into;
-}
-
 /** Options of {@link bundleClient}. */
 export interface BundleOptions {
   /** Where the bundle goes (replaced); default `dist/policy` in the repository. */
@@ -197,11 +134,12 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
     // The rest: each cold target an entry, named by its path; npm packages through a module
     // re-exporting their names (also for lazy imports inside lib/).
     const libSrc = join(scratch, "lib");
+    const commit = await headOf(root);
     writeSources(libSrc, sources, (target, specifier, path) => {
       if (sources.has(target)) return `import(${JSON.stringify(specifier)})`;
       const shim = posix.relative(posix.dirname(path), npmShimOf(target));
       return `import(${JSON.stringify(shim.startsWith(".") ? shim : `./${shim}`)})`;
-    });
+    }, commit);
     const libEntries: string[] = [];
     for (const target of cold) {
       if (sources.has(target)) {
@@ -213,7 +151,7 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
       libEntries.push(shim);
     }
     const libOut = join(staging, LIB_DIR);
-    await denoBundle(root, libOut, libEntries, true);
+    await denoBundle(root, libEntries, { dir: libOut });
     const lib = readOutput(libOut);
     for (const target of cold) {
       if (!lib.has(libEntryOf(target))) {
@@ -243,8 +181,9 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
           : `import(new URL(${
             JSON.stringify(`./${LIB_DIR}/${libEntryOf(target)}`)
           }, import.meta.url).href)`,
+      commit,
     );
-    await denoBundle(root, staging, [join(hotSrc, CLIENT_ENTRY)], false);
+    await denoBundle(root, [join(hotSrc, CLIENT_ENTRY)], { file: join(staging, BUNDLE_ENTRY) });
     const entry = readOutput(staging, "", new Map()).get(BUNDLE_ENTRY);
     if (entry === undefined) throw new BundleError(`deno bundle wrote no ${BUNDLE_ENTRY}`);
     const entryFiles = new Map([[BUNDLE_ENTRY, entry]]);
@@ -267,14 +206,6 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
   } finally {
     removeIfPresent(scratch);
     removeIfPresent(staging);
-  }
-}
-
-function removeIfPresent(path: string): void {
-  try {
-    Deno.removeSync(path, { recursive: true });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 }
 

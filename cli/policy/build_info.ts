@@ -1,13 +1,16 @@
 /**
  * How this client was built. `tools/bundle_client.ts` sets {@link BUNDLED}
- * in the bundle it writes (`deno task bundle`, `deno task install`); the
- * sources say false.
+ * and {@link BUILT_FROM} in the bundle it writes (`deno task bundle`,
+ * `deno task install`); the sources say false and null.
  *
  * @module
  */
 
 /** True in the bundled client (one JavaScript tree run with `--no-config`), false from the sources. */
 export const BUNDLED: boolean = false;
+
+/** The commit of the checkout the bundle was built from (null from the sources, or unknown). */
+export const BUILT_FROM: string | null = null;
 
 /** The file name of the bundle's entry (`dist/policy/policy.js`). */
 export const BUNDLE_ENTRY_NAME = "policy.js";

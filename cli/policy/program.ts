@@ -15,6 +15,8 @@ import { AGENTS, parseAgents } from "./agents/names.ts";
 import { AUDIT_FORMATS, FAIL_ON } from "./audit/options.ts";
 import { CLIENT_VERSION } from "./version.ts";
 import { REGISTRY_STATUSES } from "../../src/api/enums.ts";
+import { BUILT_FROM, BUNDLED } from "./build_info.ts";
+import { staleBundleWarning } from "./bundle_freshness.ts";
 
 function url(value: string): string {
   try {
@@ -208,6 +210,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
  * itself are thrown for `run()` to report.
  */
 export async function runProgram(args: string[], io: Io): Promise<number> {
+  if (BUNDLED) io.stderr(staleBundleWarning(BUILT_FROM, import.meta.filename) ?? "");
   let code: number = EXIT.OK;
   const program = buildProgram(io, (c) => code = c);
   if (args.length === 0) {

@@ -152,6 +152,25 @@ Deno.test("the bundled client answers as the sources do, and its git shim blocks
       },
     );
 
+    await t.step("a bundle older than its checkout says so on the program's commands", async () => {
+      // The bundle records the commit it was built from; this checkout is at another one.
+      const checkout = await tempGitRepo({});
+      dirs.push(checkout);
+      await Deno.mkdir(join(checkout, "dist"));
+      await new Deno.Command("cp", { args: ["-r", dirname(entry), join(checkout, "dist")] })
+        .output();
+      const moved = bundledPolicyCmd(join(checkout, "dist", "policy", "policy.js"));
+      const version = await exec(moved[0], [...moved.slice(1), "--cli-version"], { cwd: dir });
+      assert.equal(version.code, 0, version.stderr);
+      assert.match(
+        version.stderr,
+        /^policy: warning: this client was built from commit [0-9a-f]{12}; its checkout is now at [0-9a-f]{12}: run `deno task install` there to rebuild it\n$/,
+      );
+      // The fast paths do not look.
+      const check = await exec(moved[0], [...moved.slice(1), "check", "requests"], { cwd: dir });
+      assert.doesNotMatch(check.stderr, /built from commit/);
+    });
+
     await t.step("with the server stopped, the registry kept offline decides in both", async () => {
       const cache = join(out, "cache");
       const env = { POLICY_CACHE_DIR: cache };
