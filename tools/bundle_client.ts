@@ -200,6 +200,8 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
       Deno.mkdirSync(dirname(join(eager, LIB_DIR, path)), { recursive: true });
       Deno.writeTextFileSync(join(eager, LIB_DIR, path), text);
     }
+    // A temporary directory is private (0700); the bundle is read like any installed program.
+    if (Deno.build.os !== "windows") Deno.chmodSync(staging, 0o755);
     removeIfPresent(outDir);
     Deno.renameSync(staging, outDir);
     return join(outDir, BUNDLE_ENTRY);
@@ -210,12 +212,12 @@ export async function bundleClient(options: BundleOptions = {}): Promise<string>
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { "out-dir": { type: "string" } },
-    strict: true,
-  });
   try {
+    const { values } = parseArgs({
+      args,
+      options: { "out-dir": { type: "string" } },
+      strict: true,
+    });
     const entry = await bundleClient({ outDir: values["out-dir"] });
     console.error(`bundle: wrote ${relative(Deno.cwd(), entry) || entry}`);
     return 0;
